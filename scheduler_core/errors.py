@@ -1,0 +1,55 @@
+"""Input and configuration errors, worded as apimachinery's field errors are."""
+import json
+
+
+class InputError(Exception):
+    """Bad input: names the file, the object and the field. Exit status 2 on the command line."""
+
+    def __init__(self, message: str, *, file: str = "", obj: str = "", field: str = ""):
+        self.file, self.obj, self.field = file, obj, field
+        where = ": ".join(p for p in (file, obj) if p)
+        if field:
+            where = f"{where}: field {field}" if where else f"field {field}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class ConfigError(InputError):
+    """An invalid KubeSchedulerConfiguration, with kube-scheduler's own messages."""
+
+    def __init__(self, errors, *, file: str = ""):
+        self.errors = list(errors) if not isinstance(errors, str) else [errors]
+        text = self.errors[0] if len(self.errors) == 1 else "[" + ", ".join(self.errors) + "]"
+        super().__init__(f"invalid KubeSchedulerConfiguration: {text}", file=file)
+
+
+def _go_value(value) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def invalid(path: str, value, detail: str) -> str:
+    return f"{path}: Invalid value: {_go_value(value)}: {detail}"
+
+
+def required(path: str, detail: str = "") -> str:
+    return f"{path}: Required value" + (f": {detail}" if detail else "")
+
+
+def unsupported(path: str, value, supported) -> str:
+    options = ", ".join(_go_value(s) for s in supported)
+    return f"{path}: Unsupported value: {_go_value(value)}: supported values: {options}"
+
+
+def duplicate(path: str, value) -> str:
+    return f"{path}: Duplicate value: {_go_value(value)}"
+
+
+def forbidden(path: str, detail: str) -> str:
+    return f"{path}: Forbidden: {detail}"

@@ -1,0 +1,1 @@
+"""The scheduling framework: statuses, cycle state, node and pod infos, plugin interfaces."""

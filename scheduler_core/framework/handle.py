@@ -1,0 +1,51 @@
+"""What the framework hands to plugins (framework.Handle), with a minimal in-memory version.
+
+The scheduler implements the same attributes on the real thing; plugin tests use FakeHandle.
+"""
+from __future__ import annotations
+
+import random
+
+from .snapshot import Snapshot
+
+
+class ClusterObjects:
+    """Cluster objects other than nodes and pods, as plugins look them up."""
+
+    def __init__(self):
+        self.namespaces: dict[str, dict] = {}           # name -> Namespace
+        self.priority_classes: dict[str, dict] = {}     # name -> PriorityClass
+        self.pdbs: list[dict] = []                      # PodDisruptionBudget manifests
+        self.pvs: dict[str, dict] = {}                  # name -> PersistentVolume
+        self.pvcs: dict[str, dict] = {}                 # "namespace/name" -> PersistentVolumeClaim
+        self.storage_classes: dict[str, dict] = {}      # name -> StorageClass
+        self.csinodes: dict[str, dict] = {}             # node name -> CSINode
+        self.extra: dict[str, list[dict]] = {}          # other kinds a plugin understands (PodGroup)
+
+    def namespace_labels(self, name: str) -> dict:
+        ns = self.namespaces.get(name) or {}
+        return (ns.get("metadata") or {}).get("labels") or {}
+
+
+class FakeHandle:
+    """A handle over a fixed snapshot, for plugin tests and for what-if runs."""
+
+    def __init__(self, snapshot: Snapshot | None = None, objects: ClusterObjects | None = None,
+                 now: float = 0.0, seed: int = 0):
+        self.snapshot = snapshot or Snapshot([])
+        self.objects = objects or ClusterObjects()
+        self.rng = random.Random(seed)
+        self.waiting_pods: dict = {}
+        self._now = now
+
+    def now(self) -> float:
+        return self._now
+
+    def nominated_pods_for_node(self, node_name: str) -> list:
+        return []
+
+    def get_waiting_pod(self, uid: str):
+        return self.waiting_pods.get(uid)
+
+    def iterate_waiting_pods(self):
+        return list(self.waiting_pods.values())

@@ -1,0 +1,114 @@
+"""Plugin factories by name: the in-tree registry plus out-of-tree plugins (app.WithPlugin).
+
+A plugin module exposes `new(args: dict, handle) -> plugin`, and optionally
+`default_args(args: dict) -> dict` (fills kube-scheduler's defaults into a copy) and
+`validate_args(args: dict, path: str) -> list[str]` (field errors, see scheduler_core.errors).
+Out-of-tree plugins come by dotted path ("pkg.module" or "pkg.module:factory") from settings
+or from the Python entry point group `scheduler_core.plugins`.
+"""
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from types import SimpleNamespace
+
+from ..plugins import names
+
+ENTRY_POINT_GROUP = "scheduler_core.plugins"
+
+IN_TREE = {
+    names.SCHEDULING_GATES: "scheduler_core.plugins.schedulinggates",
+    names.PRIORITY_SORT: "scheduler_core.plugins.queuesort",
+    names.NODE_UNSCHEDULABLE: "scheduler_core.plugins.nodeunschedulable",
+    names.NODE_NAME: "scheduler_core.plugins.nodename",
+    names.TAINT_TOLERATION: "scheduler_core.plugins.tainttoleration",
+    names.NODE_AFFINITY: "scheduler_core.plugins.nodeaffinity",
+    names.NODE_PORTS: "scheduler_core.plugins.nodeports",
+    names.NODE_RESOURCES_FIT: "scheduler_core.plugins.noderesources.fit",
+    names.VOLUME_RESTRICTIONS: "scheduler_core.plugins.volumerestrictions",
+    names.NODE_VOLUME_LIMITS: "scheduler_core.plugins.nodevolumelimits",
+    names.VOLUME_BINDING: "scheduler_core.plugins.volumebinding",
+    names.VOLUME_ZONE: "scheduler_core.plugins.volumezone",
+    names.POD_TOPOLOGY_SPREAD: "scheduler_core.plugins.podtopologyspread",
+    names.INTER_POD_AFFINITY: "scheduler_core.plugins.interpodaffinity",
+    names.DEFAULT_PREEMPTION: "scheduler_core.plugins.defaultpreemption",
+    names.NODE_RESOURCES_BALANCED_ALLOCATION: "scheduler_core.plugins.noderesources.balanced_allocation",
+    names.IMAGE_LOCALITY: "scheduler_core.plugins.imagelocality",
+    names.DEFAULT_BINDER: "scheduler_core.plugins.defaultbinder",
+}
+
+
+class RegistryError(ValueError):
+    pass
+
+
+def _no_defaults(args: dict) -> dict:
+    return dict(args or {})
+
+
+def _no_errors(args: dict, path: str) -> list[str]:
+    return []
+
+
+def _load(path: str):
+    """A plugin spec from 'pkg.module' (module with new) or 'pkg.module:factory'."""
+    module_name, _, attr = path.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise RegistryError(f"cannot import plugin module {module_name!r}: {exc}") from exc
+    if attr:
+        target = getattr(module, attr, None)
+        if target is None:
+            raise RegistryError(f"{module_name!r} has no attribute {attr!r}")
+        if callable(target) and not hasattr(target, "new"):
+            return SimpleNamespace(new=target, default_args=_no_defaults, validate_args=_no_errors)
+        module = target
+    return SimpleNamespace(
+        new=module.new,
+        default_args=getattr(module, "default_args", _no_defaults),
+        validate_args=getattr(module, "validate_args", _no_errors),
+    )
+
+
+class Registry:
+    """name -> dotted path, loaded on first use so an unused plugin costs nothing."""
+
+    def __init__(self, paths: dict[str, str] | None = None):
+        self._paths = dict(IN_TREE if paths is None else paths)
+        self._loaded: dict = {}
+
+    def register(self, name: str, path) -> None:
+        if name in self._paths:
+            raise RegistryError(f'a plugin named "{name}" already exists')
+        self._paths[name] = path
+
+    def merge(self, other: dict[str, str]) -> None:
+        for name, path in other.items():
+            self.register(name, path)
+
+    def load_entry_points(self) -> None:
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            self.register(ep.name, ep.value)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._paths
+
+    def names(self) -> list[str]:
+        return list(self._paths)
+
+    def spec(self, name: str):
+        if name not in self._loaded:
+            path = self._paths[name]
+            self._loaded[name] = _load(path) if isinstance(path, str) else path
+        return self._loaded[name]
+
+
+def default_registry(out_of_tree: dict[str, str] | None = None,
+                     entry_points_too: bool = True) -> Registry:
+    """The in-tree plugins, then installed entry points, then the given dotted paths."""
+    registry = Registry()
+    if entry_points_too:
+        registry.load_entry_points()
+    registry.merge(out_of_tree or {})
+    return registry

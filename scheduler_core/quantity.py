@@ -1,0 +1,66 @@
+"""Kubernetes resource quantities, parsed the way apimachinery's resource.Quantity does.
+
+cpu is kept in millicores and everything else in whole units, both rounded up as
+Quantity.MilliValue() and Quantity.Value() round.
+"""
+import re
+from decimal import Decimal, InvalidOperation, ROUND_CEILING
+
+_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_DECIMAL = {
+    "n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
+    "k": Decimal("1e3"), "M": Decimal("1e6"), "G": Decimal("1e9"), "T": Decimal("1e12"),
+    "P": Decimal("1e15"), "E": Decimal("1e18"),
+}
+_QUANTITY = re.compile(
+    r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$")
+
+
+class QuantityError(ValueError):
+    """A string that is not a Kubernetes quantity."""
+
+
+def parse_quantity(value) -> Decimal:
+    """The exact value of a quantity such as '100m', '1.5', '2Gi', '1G' or '1e3'."""
+    if isinstance(value, bool):
+        raise QuantityError(f"quantities must match the regular expression: {value!r}")
+    if isinstance(value, int | float):
+        return Decimal(str(value))
+    match = _QUANTITY.match(str(value).strip()) if isinstance(value, str) else None
+    if not match:
+        raise QuantityError(
+            f"quantities must match the regular expression "
+            f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {value!r}"
+        )
+    number, suffix = match.groups()
+    suffix = suffix or ""
+    try:
+        base = Decimal(number)
+    except InvalidOperation as exc:  # pragma: no cover - the regex admits only decimals
+        raise QuantityError(f"invalid quantity {value!r}") from exc
+    if suffix in _BINARY:
+        return base * _BINARY[suffix]
+    if suffix in _DECIMAL:
+        return base * _DECIMAL[suffix]
+    if suffix[:1] in ("e", "E"):
+        return base * (Decimal(10) ** int(suffix[1:]))
+    raise QuantityError(f"unable to parse quantity's suffix: {value!r}")  # pragma: no cover
+
+
+def _ceil(value: Decimal) -> int:
+    return int(value.to_integral_value(rounding=ROUND_CEILING))
+
+
+def milli_value(value) -> int:
+    """Quantity.MilliValue(): thousandths, rounded up."""
+    return _ceil(parse_quantity(value) * 1000)
+
+
+def int_value(value) -> int:
+    """Quantity.Value(): whole units, rounded up."""
+    return _ceil(parse_quantity(value))
+
+
+def resource_value(name: str, value) -> int:
+    """The scheduler's integer for a resource: millicores for cpu, units for the rest."""
+    return milli_value(value) if name == "cpu" else int_value(value)

@@ -1,0 +1,44 @@
+"""Builders for tests: Node and Pod manifests in a line, and PodInfos from them."""
+from __future__ import annotations
+
+from .framework.types import PodInfo
+
+
+def make_node(name: str, cpu="4", memory="32Gi", pods="110", labels=None, taints=None,
+              unschedulable=False, allocatable=None, images=None) -> dict:
+    alloc = {k: v for k, v in (("cpu", cpu), ("memory", memory), ("pods", pods)) if v is not None}
+    alloc.update(allocatable or {})
+    node = {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": dict(labels or {})},
+            "spec": {}, "status": {"allocatable": alloc, "capacity": dict(alloc)}}
+    if taints:
+        node["spec"]["taints"] = list(taints)
+    if unschedulable:
+        node["spec"]["unschedulable"] = True
+    if images:
+        node["status"]["images"] = [{"names": list(n), "sizeBytes": s} for n, s in images]
+    return node
+
+
+def make_pod(name: str, namespace="default", cpu=None, memory=None, node_name=None, labels=None,
+             priority=None, requests=None, containers=None, **spec) -> dict:
+    reqs = dict(requests or {})
+    if cpu is not None:
+        reqs["cpu"] = cpu
+    if memory is not None:
+        reqs["memory"] = memory
+    if containers is None:
+        containers = [{"name": "c", "image": "pause", "resources": {"requests": reqs} if reqs else {}}]
+    pod_spec = {"containers": containers, **spec}
+    if node_name:
+        pod_spec["nodeName"] = node_name
+    if priority is not None:
+        pod_spec["priority"] = priority
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": namespace, "labels": dict(labels or {}),
+                         "uid": f"{namespace}/{name}"},
+            "spec": pod_spec}
+
+
+def pod_info(manifest: dict) -> PodInfo:
+    return PodInfo(manifest, priority=(manifest.get("spec") or {}).get("priority") or 0)
