@@ -1,0 +1,67 @@
+"""python -m scheduler_core simulate|bench|plugins: the engine's command-line face."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import InputError
+from .framework.registry import RegistryError
+
+EXIT_BAD_INPUT = 2
+
+
+def _simulate_parser(sub) -> None:
+    p = sub.add_parser("simulate", help="run the scheduling framework over a cluster")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--config", help="a KubeSchedulerConfiguration YAML")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--output", choices=("json", "table"), default="table")
+    p.add_argument("--max-cycles", type=int, default=None)
+    p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE[:FACTORY]",
+                   help="register an out-of-tree plugin (like app.WithPlugin)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scheduler_core")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _simulate_parser(sub)
+    bench = sub.add_parser("bench", help="benchmark scheduling throughput")
+    bench.add_argument("--nodes", default="100,1000,5000")
+    bench.add_argument("--pods", type=int, default=None)
+    bench.add_argument("--workloads", default="SchedulingBasic")
+    bench.add_argument("--profile", choices=("minimal", "default"), default="default")
+    sub.add_parser("plugins", help="list registered plugins and their extension points")
+    args = parser.parse_args(argv)
+    if args.command == "simulate":
+        return simulate_command(args)
+    if args.command == "bench":
+        from .bench import bench_command
+        return bench_command(args)
+    from .simulate import list_plugins
+    print(list_plugins())
+    return 0
+
+
+def simulate_command(args) -> int:
+    from .simulate import format_table, simulate
+    try:
+        out_of_tree = dict(_parse_plugin_flag(p) for p in args.plugin)
+        result = simulate(args.files, config_file=args.config, seed=args.seed,
+                          max_cycles=args.max_cycles, out_of_tree=out_of_tree,
+                          warn=lambda line: print(f"warning: {line}", file=sys.stderr))
+    except (InputError, RegistryError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.output == "json":
+        sys.stdout.write(json.dumps(result.to_json(), indent=2, sort_keys=False) + "\n")
+    else:
+        sys.stdout.write(format_table(result))
+    return 0
+
+
+def _parse_plugin_flag(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise InputError(f"--plugin takes NAME=MODULE[:FACTORY], got {text!r}")
+    return name, path

@@ -1,0 +1,253 @@
+"""KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1): defaults, merge, validation.
+
+The defaulting mirrors apis/config/v1/defaults.go (mergePlugins over the MultiPoint default
+set); the checks mirror apis/config/validation plus the ones NewFramework makes when it builds
+a profile (queue sort, bind, unknown plugins, score weight overflow).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from .errors import ConfigError, duplicate, invalid, required
+from .framework.interfaces import EXTENSION_POINTS, MAX_NODE_SCORE, MAX_TOTAL_SCORE
+from .framework.registry import Registry, default_registry
+from .plugins import names
+
+API_VERSION = "kubescheduler.config.k8s.io/v1"
+DEFAULT_SCHEDULER_NAME = "default-scheduler"
+POINTS = list(EXTENSION_POINTS)
+
+DEFAULT_MULTI_POINT = [
+    (names.SCHEDULING_GATES, None),
+    (names.PRIORITY_SORT, None),
+    (names.NODE_UNSCHEDULABLE, None),
+    (names.NODE_NAME, None),
+    (names.TAINT_TOLERATION, 3),
+    (names.NODE_AFFINITY, 2),
+    (names.NODE_PORTS, None),
+    (names.NODE_RESOURCES_FIT, 1),
+    (names.VOLUME_RESTRICTIONS, None),
+    (names.NODE_VOLUME_LIMITS, None),
+    (names.VOLUME_BINDING, None),
+    (names.VOLUME_ZONE, None),
+    (names.POD_TOPOLOGY_SPREAD, 2),
+    (names.INTER_POD_AFFINITY, 2),
+    (names.DEFAULT_PREEMPTION, None),
+    (names.NODE_RESOURCES_BALANCED_ALLOCATION, 1),
+    (names.IMAGE_LOCALITY, 1),
+    (names.DEFAULT_BINDER, None),
+]
+
+
+@dataclass
+class PluginRef:
+    name: str
+    weight: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"name": self.name} | ({"weight": self.weight} if self.weight is not None else {})
+
+
+@dataclass
+class PluginSet:
+    enabled: list[PluginRef] = field(default_factory=list)
+    disabled: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Profile:
+    scheduler_name: str
+    plugins: dict[str, PluginSet]            # "multiPoint" and every extension point
+    plugin_config: dict[str, dict]           # plugin name -> defaulted args
+    percentage_of_nodes_to_score: int | None = None
+
+
+@dataclass
+class Configuration:
+    profiles: list[Profile]
+    percentage_of_nodes_to_score: int | None = None
+    pod_initial_backoff_seconds: int = 1
+    pod_max_backoff_seconds: int = 10
+    extenders: list[dict] = field(default_factory=list)
+    raw: dict = field(default_factory=dict)
+
+
+def _plugin_set(raw: dict | None, path: str, errors: list[str]) -> PluginSet:
+    raw = raw or {}
+    enabled = []
+    for i, p in enumerate(raw.get("enabled") or []):
+        if not isinstance(p, dict) or not p.get("name"):
+            errors.append(required(f"{path}.enabled[{i}].name"))
+            continue
+        weight = p.get("weight")
+        if weight is not None and (not isinstance(weight, int) or isinstance(weight, bool)):
+            errors.append(invalid(f"{path}.enabled[{i}].weight", weight, "must be an integer"))
+            weight = None
+        enabled.append(PluginRef(p["name"], weight))
+    disabled = [p.get("name", "") for p in raw.get("disabled") or [] if isinstance(p, dict)]
+    return PluginSet(enabled, disabled)
+
+
+def _merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
+    """mergePluginSet: defaults keep their order, re-configured ones are updated in place."""
+    disabled = set(custom.disabled) | set(default.disabled)
+    custom_index = {p.name: i for i, p in enumerate(custom.enabled)}
+    replaced: set[int] = set()
+    enabled: list[PluginRef] = []
+    if "*" not in disabled:
+        for plugin in default.enabled:
+            if plugin.name in disabled:
+                continue
+            if plugin.name in custom_index:
+                replaced.add(custom_index[plugin.name])
+                plugin = custom.enabled[custom_index[plugin.name]]
+            enabled.append(plugin)
+    enabled += [p for i, p in enumerate(custom.enabled) if i not in replaced]
+    return PluginSet(enabled, list(custom.disabled) + list(default.disabled))
+
+
+def default_plugins() -> dict[str, PluginSet]:
+    sets = {point: PluginSet() for point in POINTS}
+    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT])
+    return sets
+
+
+def _merge_plugins(raw_plugins: dict | None, path: str, errors: list[str]) -> dict[str, PluginSet]:
+    defaults = default_plugins()
+    if raw_plugins is None:
+        return defaults
+    return {point: _merge_plugin_set(defaults[point],
+                                     _plugin_set(raw_plugins.get(point), f"{path}.{point}", errors))
+            for point in ["multiPoint", *POINTS]}
+
+
+def _percentage(value, path: str, errors: list[str]) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+        errors.append(invalid(path, value, "not in valid range [0-100]"))
+        return None
+    return value
+
+
+def _plugin_config(raw_list, needed: list[str], registry: Registry, path: str,
+                   errors: list[str]) -> dict[str, dict]:
+    """Defaulted and validated args for every plugin in use (setDefaults + validatePluginConfig)."""
+    given: dict[str, tuple[int, dict]] = {}
+    for i, pc in enumerate(raw_list or []):
+        name = (pc or {}).get("name", "")
+        if name in given:
+            errors.append(duplicate(f"{path}[{i}]", name))
+            continue
+        given[name] = (i, (pc or {}).get("args") or {})
+    out = {}
+    for name in dict.fromkeys(needed + list(given)):
+        if name not in registry:
+            continue  # reported once as an unknown plugin
+        spec = registry.spec(name)
+        index, args = given.get(name, (None, {}))
+        args_path = f"{path}[{index}].args" if index is not None else f"{path}[{name}].args"
+        try:
+            defaulted = spec.default_args(copy.deepcopy(args))
+        except (TypeError, ValueError, AttributeError) as exc:
+            errors.append(invalid(args_path, args, str(exc)))
+            continue
+        errors.extend(spec.validate_args(defaulted, args_path))
+        out[name] = defaulted
+    return out
+
+
+def _needed_plugins(plugins: dict[str, PluginSet]) -> list[str]:
+    seen = []
+    for plugin_set in plugins.values():
+        seen += [p.name for p in plugin_set.enabled]
+    return list(dict.fromkeys(seen))
+
+
+def parse_configuration(raw: dict | None, registry: Registry | None = None,
+                        file: str = "") -> Configuration:
+    """A validated Configuration from a KubeSchedulerConfiguration document (None: defaults)."""
+    registry = registry or default_registry()
+    raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
+    errors: list[str] = []
+    if raw.get("apiVersion", API_VERSION) != API_VERSION:
+        errors.append(invalid("apiVersion", raw.get("apiVersion"),
+                              f"must be {API_VERSION}"))
+    cfg = Configuration(
+        profiles=[],
+        percentage_of_nodes_to_score=_percentage(raw.get("percentageOfNodesToScore"),
+                                                 "percentageOfNodesToScore", errors),
+        pod_initial_backoff_seconds=raw.get("podInitialBackoffSeconds", 1),
+        pod_max_backoff_seconds=raw.get("podMaxBackoffSeconds", 10),
+        extenders=list(raw.get("extenders") or []),
+        raw=raw,
+    )
+    _validate_backoff(cfg, errors)
+    if "parallelism" in raw and (not isinstance(raw["parallelism"], int) or raw["parallelism"] <= 0):
+        errors.append(invalid("parallelism", raw["parallelism"], "should be an integer value greater than zero"))
+    raw_profiles = raw.get("profiles") or [{}]
+    seen_names: set[str] = set()
+    for i, rp in enumerate(raw_profiles):
+        path = f"profiles[{i}]"
+        name = rp.get("schedulerName", DEFAULT_SCHEDULER_NAME)
+        if not name:
+            errors.append(required(f"{path}.schedulerName"))
+        elif name in seen_names:
+            errors.append(duplicate(f"{path}.schedulerName", name))
+        seen_names.add(name)
+        plugins = _merge_plugins(rp.get("plugins"), f"{path}.plugins", errors)
+        profile = Profile(
+            scheduler_name=name,
+            plugins=plugins,
+            plugin_config=_plugin_config(rp.get("pluginConfig"), _needed_plugins(plugins),
+                                         registry, f"{path}.pluginConfig", errors),
+            percentage_of_nodes_to_score=_percentage(
+                rp.get("percentageOfNodesToScore"), f"{path}.percentageOfNodesToScore", errors),
+        )
+        cfg.profiles.append(profile)
+    if not errors:
+        errors += _validate_frameworks(cfg, registry)
+    if not errors:
+        from .extenders.config import validate_extenders  # extenders are optional to a profile
+        errors += validate_extenders(cfg.extenders)
+    if errors:
+        raise ConfigError(errors, file=file)
+    return cfg
+
+
+def _validate_backoff(cfg: Configuration, errors: list[str]) -> None:
+    initial, maximum = cfg.pod_initial_backoff_seconds, cfg.pod_max_backoff_seconds
+    if not isinstance(initial, int) or initial <= 0:
+        errors.append(invalid("podInitialBackoffSeconds", initial, "must be greater than 0"))
+    elif not isinstance(maximum, int) or maximum < initial:
+        errors.append(invalid("podMaxBackoffSeconds", maximum,
+                              "must be greater than or equal to PodInitialBackoffSeconds"))
+
+
+def _validate_frameworks(cfg: Configuration, registry: Registry) -> list[str]:
+    """The checks NewFramework and validateCommonQueueSort make."""
+    from .framework.runtime import FrameworkError, expand_plugins  # runtime imports config
+
+    errors = []
+    queue_sorts = []
+    for i, profile in enumerate(cfg.profiles):
+        try:
+            expanded, weights = expand_plugins(profile, registry)
+        except FrameworkError as exc:
+            errors.append(f"profiles[{i}]: {exc}")
+            continue
+        queue_sorts.append([p for p in expanded["queueSort"]])
+    if not errors and any(qs != queue_sorts[0] for qs in queue_sorts[1:]):
+        errors.append(invalid("profiles[1].plugins.queueSort", queue_sorts[1],
+                              "queueSort must be the same for all profiles"))
+    return errors
+
+
+def score_weight_overflows(weights: dict[str, int]) -> bool:
+    total = 0
+    for weight in weights.values():
+        if weight * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
+            return True
+        total += weight * MAX_NODE_SCORE
+    return False

@@ -1,0 +1,1 @@
+"""Scheduler extenders over HTTP (kube-scheduler's HTTPExtender)."""

@@ -1,0 +1,427 @@
+"""The framework runtime: builds a profile's plugins and runs each extension point.
+
+Mirrors framework/runtime/framework.go. Every run_* method takes `rec`, the cycle's recorder
+(an observer's per-cycle object) or None: an unobserved run pays one `is not None` test.
+"""
+from __future__ import annotations
+
+from .cycle_state import CycleState
+from .diagnosis import NodeToStatus
+from .interfaces import (
+    EXTENSION_POINTS, MAX_NODE_SCORE, MAX_PERMIT_TIMEOUT, MIN_NODE_SCORE, BindPlugin,
+    EnqueueExtensions, NodeScore, PreFilterResult,
+)
+from .registry import Registry
+from .status import Code, Status
+from .types import NodeInfo, PodInfo
+
+
+ALL_EVENTS = frozenset({"*"})
+
+
+class FrameworkError(ValueError):
+    pass
+
+
+class _OrderedSet(dict):
+    def add(self, name: str) -> None:
+        self.setdefault(name, None)
+
+
+def _interface_name(point: str) -> str:
+    return point[0].upper() + point[1:] + "Plugin"
+
+
+def instantiate(profile, registry: Registry, handle) -> dict:
+    """Every plugin the profile names, built once with its defaulted args."""
+    needed = []
+    for plugin_set in profile.plugins.values():
+        needed += [p.name for p in plugin_set.enabled]
+    instances = {}
+    for name in dict.fromkeys(needed):
+        if name not in registry:
+            continue
+        try:
+            instances[name] = registry.spec(name).new(profile.plugin_config.get(name, {}), handle)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise FrameworkError(f'initializing plugin "{name}": {exc}') from exc
+    return instances
+
+
+def expand_plugins(profile, registry: Registry, handle=None, instances=None):
+    """Per-point plugin name lists (explicit first, then multiPoint expansion) and weights."""
+    if instances is None:
+        from .handle import FakeHandle
+        instances = instantiate(profile, registry, handle or FakeHandle())
+    out: dict[str, list[str]] = {}
+    for point, iface in EXTENSION_POINTS.items():
+        plugin_set = profile.plugins.get(point)
+        explicit = _OrderedSet()
+        for ref in plugin_set.enabled:
+            plugin = instances.get(ref.name)
+            if plugin is None:
+                raise FrameworkError(f'{_interface_name(point)} "{ref.name}" does not exist')
+            if not isinstance(plugin, iface):
+                raise FrameworkError(
+                    f'plugin "{ref.name}" does not extend {_interface_name(point)} plugin')
+            if ref.name in explicit:
+                raise FrameworkError(
+                    f'plugin "{ref.name}" already registered as "{_interface_name(point)}"')
+            explicit.add(ref.name)
+        out[point] = _expand_multi_point(point, iface, profile, instances, explicit)
+    weights = _score_weights(profile, instances)
+    if not out["queueSort"]:
+        raise FrameworkError("no queue sort plugin is enabled")
+    if len(out["queueSort"]) > 1:
+        raise FrameworkError("only one queue sort plugin can be enabled")
+    if not out["bind"]:
+        raise FrameworkError("at least one bind plugin is needed")
+    return out, weights
+
+
+def _expand_multi_point(point, iface, profile, instances, explicit: _OrderedSet) -> list[str]:
+    disabled = set(profile.plugins[point].disabled)
+    if "*" in disabled:
+        return list(explicit)
+    multi, overrides = _OrderedSet(), _OrderedSet()
+    for ref in profile.plugins["multiPoint"].enabled:
+        plugin = instances.get(ref.name)
+        if plugin is None:
+            raise FrameworkError(f'{_interface_name(point)} "{ref.name}" does not exist')
+        if not isinstance(plugin, iface) or ref.name in disabled:
+            continue
+        if ref.name in explicit:
+            overrides.add(ref.name)
+            continue
+        if ref.name in multi:
+            raise FrameworkError(
+                f'plugin "{ref.name}" already registered as "{_interface_name(point)}"')
+        multi.add(ref.name)
+    ordered = _OrderedSet(overrides)
+    for name in list(multi) + list(explicit):
+        ordered.add(name)
+    return list(ordered)
+
+
+def _score_weights(profile, instances) -> dict[str, int]:
+    from .interfaces import ScorePlugin
+
+    weights: dict[str, int] = {}
+    total = 0
+    for ref in profile.plugins["score"].enabled + profile.plugins["multiPoint"].enabled:
+        if not isinstance(instances.get(ref.name), ScorePlugin) or ref.name in weights:
+            continue
+        weight = ref.weight or 1
+        if weight < 0:
+            raise FrameworkError(f'score plugin "{ref.name}" has a negative weight {weight}')
+        if weight * MAX_NODE_SCORE > (2**63 - 1) - total:
+            raise FrameworkError("total score of Score plugins could overflow")
+        total += weight * MAX_NODE_SCORE
+        weights[ref.name] = weight
+    return weights
+
+
+class Framework:
+    """One profile's plugins per extension point, and the runners for each point."""
+
+    def __init__(self, profile, registry: Registry, handle):
+        self.profile_name = profile.scheduler_name
+        self.profile = profile
+        self.instances = instantiate(profile, registry, handle)
+        names_by_point, self.weights = expand_plugins(profile, registry, instances=self.instances)
+        self.names_by_point = names_by_point
+        by = {point: [self.instances[n] for n in names] for point, names in names_by_point.items()}
+        self.pre_enqueue_plugins = by["preEnqueue"]
+        self.queue_sort_plugin = by["queueSort"][0]
+        self.pre_filter_plugins = by["preFilter"]
+        self.filter_plugins = by["filter"]
+        self.post_filter_plugins = by["postFilter"]
+        self.pre_score_plugins = by["preScore"]
+        self.score_plugins = by["score"]
+        self.reserve_plugins = by["reserve"]
+        self.permit_plugins = by["permit"]
+        self.pre_bind_plugins = by["preBind"]
+        self.bind_plugins: list[BindPlugin] = by["bind"]
+        self.post_bind_plugins = by["postBind"]
+        self.extensions = {p.name(): p.pre_filter_extensions() for p in self.pre_filter_plugins}
+
+    # --- queue -----------------------------------------------------------------------------
+    def run_pre_enqueue_plugins(self, pod: PodInfo) -> Status | None:
+        for pl in self.pre_enqueue_plugins:
+            status = pl.pre_enqueue(pod)
+            if status is not None and not status.is_success():
+                status.plugin = pl.name()
+                return status
+        return None
+
+    def less(self, a, b) -> bool:
+        return self.queue_sort_plugin.less(a, b)
+
+    def events_of(self, plugin_name: str) -> set[str]:
+        """Events that may help a pod this plugin rejected; a plugin without
+        EnqueueExtensions is woken by every event, as in kube-scheduler."""
+        plugin = self.instances.get(plugin_name)
+        if isinstance(plugin, EnqueueExtensions):
+            return plugin.events_to_register()
+        return ALL_EVENTS
+
+    # --- scheduling cycle -----------------------------------------------------------------
+    def run_pre_filter_plugins(self, state: CycleState, pod: PodInfo, nodes, rec=None):
+        """(PreFilterResult, Status, plugins that narrowed the nodes), as RunPreFilterPlugins.
+
+        An Unschedulable PreFilter lets the others run (preemption may still help); an
+        UnschedulableAndUnresolvable one ends the point at once.
+        """
+        result: PreFilterResult | None = None
+        with_nodes: set[str] = set()
+        skip: set[str] = set()
+        returned = Status()
+        for pl in self.pre_filter_plugins:
+            name = pl.name()
+            r, status = pl.pre_filter(state, pod, nodes)
+            status = status or Status()
+            if rec is not None:
+                rec.point("preFilter", name, status)
+            if status.is_skip():
+                skip.add(name)
+                continue
+            if not status.is_success():
+                status.plugin = name
+                if status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                    return None, status, set()
+                if status.code == Code.UNSCHEDULABLE:
+                    returned = status
+                    continue
+                return None, Status(Code.ERROR, f'running PreFilter plugin "{name}": '
+                                    f"{status.message()}", plugin=name), set()
+            if r is not None and not r.all_nodes():
+                with_nodes.add(name)
+            result = (result or PreFilterResult()).merge(r)
+            if not result.all_nodes() and not result.node_names:
+                listed = sorted(with_nodes)
+                if len(listed) == 1:
+                    msg = f"node(s) didn't satisfy plugin {listed[0]}"
+                else:
+                    msg = f"node(s) didn't satisfy plugin(s) [{' '.join(listed)}] simultaneously"
+                return result, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg), with_nodes
+        state.skip_filter_plugins = skip
+        return result, returned, with_nodes
+
+    def run_filter_plugins(self, state: CycleState, pod: PodInfo, node_info: NodeInfo,
+                           rec=None) -> Status:
+        skip = state.skip_filter_plugins
+        trail = [] if rec is not None else None
+        for pl in self.filter_plugins:
+            name = pl.NAME or pl.name()
+            if name in skip:
+                continue
+            status = pl.filter(state, pod, node_info)
+            if status is None or status.code == Code.SUCCESS:
+                if trail is not None:
+                    trail.append((name, None))
+                continue
+            if not status.is_rejected():
+                status = Status(Code.ERROR, f'running "{name}" filter plugin: {status.message()}')
+            status.plugin = name
+            if trail is not None:
+                trail.append((name, status))
+                rec.filter(node_info.name, trail)
+            return status
+        if trail is not None:
+            rec.filter(node_info.name, trail)
+        return Status()
+
+    def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: PodInfo,
+                                               node_info: NodeInfo, nominator=None,
+                                               rec=None) -> Status:
+        """Filter twice when higher-or-equal priority pods are nominated to the node."""
+        nominated = nominator(node_info.name) if nominator is not None else []
+        added, state2, info2 = False, state, node_info
+        if nominated:
+            added, state2, info2 = self._add_nominated_pods(state, pod, node_info, nominated)
+        status = self.run_filter_plugins(state2, pod, info2, rec)
+        if added and status.is_success():
+            status = self.run_filter_plugins(state, pod, node_info, rec)
+        return status
+
+    def _add_nominated_pods(self, state, pod, node_info, nominated):
+        info_out, state_out, added = None, None, False
+        for npi in nominated:
+            if npi.priority >= pod.priority and npi.uid != pod.uid:
+                if info_out is None:
+                    info_out, state_out = node_info.clone(), state.clone()
+                info_out.add_pod(npi)
+                status = self.run_pre_filter_extension_add_pod(state_out, pod, npi, info_out)
+                if not status.is_success():
+                    raise FrameworkError(status.message())
+                added = True
+        if not added:
+            return False, state, node_info
+        return True, state_out, info_out
+
+    def run_pre_filter_extension_add_pod(self, state, pod, pod_to_add, node_info) -> Status:
+        return self._run_extension("add_pod", state, pod, pod_to_add, node_info)
+
+    def run_pre_filter_extension_remove_pod(self, state, pod, pod_to_remove, node_info) -> Status:
+        return self._run_extension("remove_pod", state, pod, pod_to_remove, node_info)
+
+    def _run_extension(self, method, state, pod, other, node_info) -> Status:
+        for name, ext in self.extensions.items():
+            if ext is None or name in state.skip_filter_plugins:
+                continue
+            status = getattr(ext, method)(state, pod, other, node_info)
+            if status is not None and not status.is_success():
+                return Status(Code.ERROR, f"running {method} on PreFilter plugin \"{name}\": "
+                              f"{status.message()}", plugin=name)
+        return Status()
+
+    def run_post_filter_plugins(self, state, pod, node_to_status: NodeToStatus, rec=None):
+        """The first plugin that succeeds or errors decides; rejections' reasons are joined."""
+        reasons, rejector = [], ""
+        for pl in self.post_filter_plugins:
+            result, status = pl.post_filter(state, pod, node_to_status)
+            status = status or Status()
+            if rec is not None:
+                rec.point("postFilter", pl.name(), status)
+            if status.is_success():
+                return result, status.with_plugin(pl.name())
+            if status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                return result, Status(status.code, *status.reasons, plugin=pl.name())
+            if not status.is_rejected():
+                return None, Status(Code.ERROR, *status.reasons, plugin=pl.name())
+            reasons += status.reasons
+            rejector = rejector or pl.name()
+        return None, Status(Code.UNSCHEDULABLE, *reasons, plugin=rejector)
+
+    def run_pre_score_plugins(self, state, pod, nodes, rec=None) -> Status:
+        skip = set()
+        for pl in self.pre_score_plugins:
+            status = pl.pre_score(state, pod, nodes) or Status()
+            if rec is not None:
+                rec.point("preScore", pl.name(), status)
+            if status.is_skip():
+                skip.add(pl.name())
+                continue
+            if not status.is_success():
+                return Status(Code.ERROR, f'running PreScore plugin "{pl.name()}": '
+                              f"{status.message()}", plugin=pl.name())
+        state.skip_score_plugins = skip
+        return Status()
+
+    def run_score_plugins(self, state, pod, nodes: list[NodeInfo], rec=None):
+        """Weighted totals per node (aligned with nodes), or an error Status."""
+        totals = [0] * len(nodes)
+        for pl in self.score_plugins:
+            name = pl.name()
+            if name in state.skip_score_plugins:
+                continue
+            scores = []
+            for ni in nodes:
+                value, status = pl.score(state, pod, ni)
+                if status is not None and not status.is_success():
+                    return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
+                                        f"{status.message()}", plugin=name)
+                scores.append(NodeScore(ni.name, value))
+            raw = [s.score for s in scores] if rec is not None else None
+            ext = pl.score_extensions()
+            if ext is not None:
+                status = ext.normalize_score(state, pod, scores)
+                if status is not None and not status.is_success():
+                    return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
+                                        f"{status.message()}", plugin=name)
+            weight = self.weights.get(name, 1)
+            for i, s in enumerate(scores):
+                if not MIN_NODE_SCORE <= s.score <= MAX_NODE_SCORE:
+                    return None, Status(
+                        Code.ERROR, f'plugin "{name}" returns an invalid score {s.score}, it should '
+                        f"in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing",
+                        plugin=name)
+                totals[i] += s.score * weight
+            if rec is not None:
+                rec.score(name, nodes, raw, [s.score for s in scores], weight)
+        return totals, Status()
+
+    # --- reserve, permit, binding cycle ----------------------------------------------------
+    def run_reserve_plugins_reserve(self, state, pod, node_name, rec=None) -> Status:
+        for pl in self.reserve_plugins:
+            status = pl.reserve(state, pod, node_name) or Status()
+            if rec is not None:
+                rec.point("reserve", pl.name(), status, node=node_name)
+            if not status.is_success():
+                if status.is_rejected():
+                    return status.with_plugin(pl.name())
+                return Status(Code.ERROR, f'running Reserve plugin "{pl.name()}": '
+                              f"{status.message()}", plugin=pl.name())
+        return Status()
+
+    def run_reserve_plugins_unreserve(self, state, pod, node_name, rec=None) -> None:
+        for pl in reversed(self.reserve_plugins):
+            pl.unreserve(state, pod, node_name)
+            if rec is not None:
+                rec.point("unreserve", pl.name(), Status(), node=node_name)
+
+    def run_permit_plugins(self, state, pod, node_name, rec=None):
+        """(Status, {plugin: timeout}) — Wait when any plugin waits and none rejects."""
+        waits: dict[str, float] = {}
+        for pl in self.permit_plugins:
+            status, timeout = pl.permit(state, pod, node_name)
+            status = status or Status()
+            if status.is_wait():
+                timeout = min(float(timeout), MAX_PERMIT_TIMEOUT)
+            if rec is not None:
+                rec.point("permit", pl.name(), status, node=node_name,
+                          timeout=timeout if status.is_wait() else None)
+            if status.is_success():
+                continue
+            if status.is_rejected():
+                return status.with_plugin(pl.name()), {}
+            if status.is_wait():
+                waits[pl.name()] = timeout
+                continue
+            return Status(Code.ERROR, f'running Permit plugin "{pl.name()}": '
+                          f"{status.message()}", plugin=pl.name()), {}
+        if waits:
+            return Status(Code.WAIT, "one or more plugins asked to wait and no plugin rejected "
+                          f'pod "{pod.name}"'), waits
+        return Status(), {}
+
+    def run_pre_bind_plugins(self, state, pod, node_name, rec=None) -> Status:
+        for pl in self.pre_bind_plugins:
+            status = pl.pre_bind(state, pod, node_name) or Status()
+            if rec is not None:
+                rec.point("preBind", pl.name(), status, node=node_name)
+            if status.is_skip():
+                continue
+            if not status.is_success():
+                if status.is_rejected():
+                    return status.with_plugin(pl.name())
+                return Status(Code.ERROR, f'running PreBind plugin "{pl.name()}": '
+                              f"{status.message()}", plugin=pl.name())
+        return Status()
+
+    def run_bind_plugins(self, state, pod, node_name, rec=None) -> Status:
+        for pl in self.bind_plugins:
+            status = pl.bind(state, pod, node_name) or Status()
+            if rec is not None:
+                rec.point("bind", pl.name(), status, node=node_name)
+            if status.is_skip():
+                continue
+            if not status.is_success():
+                if status.is_rejected():
+                    return status.with_plugin(pl.name())
+                return Status(Code.ERROR, f'running Bind plugin "{pl.name()}": '
+                              f"{status.message()}", plugin=pl.name())
+            return status
+        return Status(Code.SKIP)
+
+    def run_post_bind_plugins(self, state, pod, node_name, rec=None) -> None:
+        for pl in self.post_bind_plugins:
+            pl.post_bind(state, pod, node_name)
+            if rec is not None:
+                rec.point("postBind", pl.name(), Status(), node=node_name)
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.score_plugins)
+
+    def has_filter_plugins(self) -> bool:
+        return bool(self.filter_plugins)

@@ -1,0 +1,265 @@
+"""Kubernetes objects from YAML or JSON files into a Cluster, all or nothing.
+
+Bad input raises InputError naming the file, the object and the field; nothing is returned
+half-loaded because the Cluster is only built once every document has been checked.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+
+import yaml
+
+from .errors import InputError
+from .framework.handle import ClusterObjects
+from .framework.types import PodInfo
+from .quantity import QuantityError, resource_value
+
+SYSTEM_PRIORITY_CLASSES = {
+    "system-node-critical": 2000001000,
+    "system-cluster-critical": 2000000000,
+}
+HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000
+CONFIG_KIND = "KubeSchedulerConfiguration"
+EXTRA_KINDS = ("PodGroup", "Service", "ReplicaSet", "StatefulSet", "ReplicationController")
+
+
+@dataclass
+class Cluster:
+    nodes: list[dict] = field(default_factory=list)
+    pods: list[dict] = field(default_factory=list)
+    objects: ClusterObjects = field(default_factory=ClusterObjects)
+    config: dict | None = None
+    config_file: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def pod_infos(self) -> list[PodInfo]:
+        return [PodInfo(p, priority=pod_priority(p, self.objects.priority_classes))
+                for p in self.pods]
+
+
+def pod_priority(pod: dict, classes: dict[str, dict]) -> int:
+    """spec.priority, else the class's value, else the globalDefault class, else 0."""
+    spec = pod.get("spec") or {}
+    if spec.get("priority") is not None:
+        return int(spec["priority"])
+    name = spec.get("priorityClassName")
+    if name:
+        if name in SYSTEM_PRIORITY_CLASSES:
+            return SYSTEM_PRIORITY_CLASSES[name]
+        return int(classes[name].get("value", 0))
+    for pc in classes.values():
+        if pc.get("globalDefault"):
+            return int(pc.get("value", 0))
+    return 0
+
+
+def _read_documents(path: str, text: str | None = None) -> list:
+    if text is None:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise InputError(f"cannot read file: {exc.strerror}", file=path) from exc
+    stripped = text.lstrip()
+    try:
+        if stripped.startswith(("{", "[")):
+            doc = json.loads(text)
+            return doc if isinstance(doc, list) else [doc]
+        return [d for d in yaml.safe_load_all(text) if d is not None]
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot parse: {exc}".replace("\n", " "), file=path) from exc
+
+
+def _flatten(doc, where: str) -> list[tuple[str, dict]]:
+    """A document, a List or any *List kind, as (where, object) pairs."""
+    if not isinstance(doc, dict):
+        raise InputError("a document must be a mapping (a Kubernetes object)", obj=where)
+    kind = doc.get("kind", "")
+    if kind == "List" or (kind.endswith("List") and isinstance(doc.get("items"), list)):
+        out = []
+        for i, item in enumerate(doc.get("items") or []):
+            item_kind = kind[:-4] if kind != "List" else None
+            if isinstance(item, dict) and item_kind and "kind" not in item:
+                item = {**item, "kind": item_kind}
+            out += _flatten(item, f"{where} item {i}")
+        return out
+    return [(where, doc)]
+
+
+def _name_of(obj: dict, where: str, kind: str) -> str:
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict) or not meta.get("name"):
+        raise InputError("Required value", obj=f"{kind} ({where})", field="metadata.name")
+    return meta["name"]
+
+
+def _check_resources(resources, obj: str, path: str) -> None:
+    if resources is None:
+        return
+    if not isinstance(resources, dict):
+        raise InputError("must be a map of resource name to quantity", obj=obj, field=path)
+    for name, value in resources.items():
+        try:
+            amount = resource_value(name, value)
+        except QuantityError as exc:
+            raise InputError(str(exc), obj=obj, field=f"{path}.{name}") from exc
+        if amount < 0:
+            raise InputError(f"must be greater than or equal to 0: {value!r}", obj=obj,
+                             field=f"{path}.{name}")
+
+
+def _check_node(node: dict, label: str) -> None:
+    status = node.get("status") or {}
+    _check_resources(status.get("allocatable"), label, "status.allocatable")
+    _check_resources(status.get("capacity"), label, "status.capacity")
+
+
+def _check_pod(pod: dict, label: str) -> None:
+    spec = pod.get("spec")
+    if not isinstance(spec, dict):
+        raise InputError("Required value", obj=label, field="spec")
+    if not spec.get("containers"):
+        raise InputError("Required value", obj=label, field="spec.containers")
+    for group in ("containers", "initContainers"):
+        for i, c in enumerate(spec.get(group) or []):
+            res = (c or {}).get("resources") or {}
+            for part in ("requests", "limits"):
+                _check_resources(res.get(part), label, f"spec.{group}[{i}].resources.{part}")
+    _check_resources(spec.get("overhead"), label, "spec.overhead")
+    if spec.get("priority") is not None and not isinstance(spec["priority"], int):
+        raise InputError(f"must be an integer: {spec['priority']!r}", obj=label,
+                         field="spec.priority")
+
+
+def _check_priority_class(pc: dict, label: str) -> None:
+    value = pc.get("value")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InputError(f"must be an integer: {value!r}", obj=label, field="value")
+    name = pc["metadata"]["name"]
+    if not name.startswith("system-") and value > HIGHEST_USER_DEFINABLE_PRIORITY:
+        raise InputError(f"Invalid value: {value}: must be no greater than "
+                         f"{HIGHEST_USER_DEFINABLE_PRIORITY}", obj=label, field="value")
+    policy = pc.get("preemptionPolicy", "PreemptLowerPriority")
+    if policy not in ("PreemptLowerPriority", "Never"):
+        raise InputError(f'Unsupported value: "{policy}": supported values: '
+                         '"Never", "PreemptLowerPriority"', obj=label, field="preemptionPolicy")
+
+
+class _Builder:
+    """Collects objects of every file, checking each as it comes."""
+
+    def __init__(self):
+        self.cluster = Cluster()
+        self.seen: set[tuple[str, str]] = set()
+
+    def add(self, path: str, where: str, obj: dict) -> None:
+        kind = obj.get("kind") or ""
+        if kind == CONFIG_KIND:
+            if self.cluster.config is not None:
+                raise InputError("more than one KubeSchedulerConfiguration", file=path, obj=where)
+            self.cluster.config, self.cluster.config_file = obj, path
+            return
+        handler = _HANDLERS.get(kind)
+        if handler is None and kind not in EXTRA_KINDS:
+            self.cluster.warnings.append(f"{path}: {where}: skipping unsupported kind {kind!r}")
+            return
+        name = _name_of(obj, where, kind or "object")
+        ns = (obj["metadata"].get("namespace") or "default")
+        key = f"{ns}/{name}" if kind in _NAMESPACED else name
+        label = f"{kind} {key}"
+        if (kind, key) in self.seen:
+            raise InputError(f"duplicate {kind} {key!r}", file=path, obj=label)
+        self.seen.add((kind, key))
+        try:
+            (handler or _add_extra)(self.cluster, obj, label, key)
+        except InputError as exc:
+            raise InputError(str(exc), file=path) from exc
+
+    def finish(self) -> Cluster:
+        classes = self.cluster.objects.priority_classes
+        for pod in self.cluster.pods:
+            name = (pod.get("spec") or {}).get("priorityClassName")
+            if name and name not in classes and name not in SYSTEM_PRIORITY_CLASSES:
+                meta = pod["metadata"]
+                raise InputError(f'no PriorityClass with name "{name}" was found',
+                                 obj=f"Pod {meta.get('namespace') or 'default'}/{meta['name']}",
+                                 field="spec.priorityClassName")
+        defaults = [n for n, pc in classes.items() if pc.get("globalDefault")]
+        if len(defaults) > 1:
+            raise InputError(f"more than one globalDefault PriorityClass: {defaults}",
+                             obj=f"PriorityClass {defaults[1]}", field="globalDefault")
+        return self.cluster
+
+
+def _add_node(cluster, obj, label, key):
+    _check_node(obj, label)
+    cluster.nodes.append(obj)
+
+
+def _add_pod(cluster, obj, label, key):
+    _check_pod(obj, label)
+    obj.setdefault("metadata", {}).setdefault("namespace", "default")
+    cluster.pods.append(obj)
+
+
+def _add_priority_class(cluster, obj, label, key):
+    _check_priority_class(obj, label)
+    cluster.objects.priority_classes[key] = obj
+
+
+def _add_pvc(cluster, obj, label, key):
+    _check_resources(((obj.get("spec") or {}).get("resources") or {}).get("requests"), label,
+                     "spec.resources.requests")
+    obj.setdefault("metadata", {}).setdefault("namespace", "default")
+    cluster.objects.pvcs[key] = obj
+
+
+def _add_pv(cluster, obj, label, key):
+    _check_resources((obj.get("spec") or {}).get("capacity"), label, "spec.capacity")
+    cluster.objects.pvs[key] = obj
+
+
+def _add_extra(cluster, obj, label, key):
+    cluster.objects.extra.setdefault(obj.get("kind"), []).append(obj)
+
+
+_HANDLERS = {
+    "Node": _add_node,
+    "Pod": _add_pod,
+    "Namespace": lambda c, o, label, k: c.objects.namespaces.__setitem__(k, o),
+    "PriorityClass": _add_priority_class,
+    "PodDisruptionBudget": lambda c, o, label, k: c.objects.pdbs.append(o),
+    "PersistentVolume": _add_pv,
+    "PersistentVolumeClaim": _add_pvc,
+    "StorageClass": lambda c, o, label, k: c.objects.storage_classes.__setitem__(k, o),
+    "CSINode": lambda c, o, label, k: c.objects.csinodes.__setitem__(k, o),
+}
+_NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup", "Service",
+               "ReplicaSet", "StatefulSet", "ReplicationController"}
+
+
+def load_documents(sources: list[tuple[str, list]]) -> Cluster:
+    """A Cluster from already-parsed documents: [(file name, [document, ...]), ...]."""
+    builder = _Builder()
+    for path, docs in sources:
+        for i, doc in enumerate(docs):
+            try:
+                objects = _flatten(doc, f"document {i + 1}")
+            except InputError as exc:
+                raise InputError(str(exc), file=path) from exc
+            for where, obj in objects:
+                builder.add(path, where, obj)
+    return builder.finish()
+
+
+def load_files(paths: list[str], texts: dict[str, str] | None = None) -> Cluster:
+    """A Cluster from files (YAML with many documents, or JSON); texts overrides reading."""
+    texts = texts or {}
+    return load_documents([(p, _read_documents(p, texts.get(p))) for p in paths])
+
+
+def warn(cluster: Cluster, stream=sys.stderr) -> None:
+    for line in cluster.warnings:
+        print(f"warning: {line}", file=stream)

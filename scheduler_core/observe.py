@@ -1,0 +1,141 @@
+"""Observers receive every decision as it happens; the JSON trace is one of them.
+
+The scheduler asks the observer for a recorder at the start of each cycle and passes it to the
+runtime; with no observer the recorder is None and nothing is recorded.
+"""
+from __future__ import annotations
+
+
+class CycleRecorder:
+    """Decisions of one scheduling attempt. Subclasses override what they need."""
+
+    def point(self, point: str, plugin: str, status, node: str | None = None,
+              timeout: float | None = None, detail: dict | None = None) -> None:
+        pass
+
+    def filter(self, node_name: str, trail: list) -> None:
+        """trail: [(plugin, Status or None for Success)], stopping at the first rejection."""
+
+    def score(self, plugin: str, nodes, raw: list[int], normalized: list[int], weight: int) -> None:
+        pass
+
+    def total_scores(self, nodes, totals: list[int]) -> None:
+        pass
+
+    def preemption(self, nominated_node: str, victims: list[str], detail: dict | None) -> None:
+        pass
+
+    def finish(self, outcome: str, node: str | None, message: str, time: float) -> None:
+        pass
+
+
+class Observer:
+    def begin_cycle(self, index: int, time: float, pod, profile: str) -> CycleRecorder | None:
+        return None
+
+    def queue_event(self, queue: str, qpi, time: float) -> None:
+        pass
+
+    def pod_event(self, event: str, pod, time: float, detail: dict | None = None) -> None:
+        """bound, preempted, deleted, nominated."""
+
+
+class MultiObserver(Observer):
+    """Several observers at once (the trace and the live stream)."""
+
+    def __init__(self, observers):
+        self.observers = list(observers)
+
+    def begin_cycle(self, index, time, pod, profile):
+        recs = [o.begin_cycle(index, time, pod, profile) for o in self.observers]
+        recs = [r for r in recs if r is not None]
+        return _MultiRecorder(recs) if recs else None
+
+    def queue_event(self, queue, qpi, time):
+        for o in self.observers:
+            o.queue_event(queue, qpi, time)
+
+    def pod_event(self, event, pod, time, detail=None):
+        for o in self.observers:
+            o.pod_event(event, pod, time, detail)
+
+
+class _MultiRecorder(CycleRecorder):
+    def __init__(self, recs):
+        self.recs = recs
+
+    def __getattribute__(self, name):
+        if name == "recs" or name.startswith("__"):
+            return object.__getattribute__(self, name)
+        recs = object.__getattribute__(self, "recs")
+
+        def fan_out(*args, **kwargs):
+            for r in recs:
+                getattr(r, name)(*args, **kwargs)
+        return fan_out
+
+
+def _entry(plugin, status, node=None, timeout=None, detail=None) -> dict:
+    entry = status.to_dict(plugin)
+    if node is not None:
+        entry["node"] = node
+    if timeout is not None:
+        entry["timeout"] = timeout
+    if detail:
+        entry["detail"] = detail
+    return entry
+
+
+_SUCCESS = {"code": "Success", "reasons": []}
+
+
+class TraceRecorder(CycleRecorder):
+    """One cycle in the contract's JSON form."""
+
+    def __init__(self, index, time, pod, profile):
+        self.data = {
+            "index": index, "time": time, "pod": pod.key, "profile": profile,
+            "outcome": None, "node": None, "message": "",
+            "preFilter": [], "filter": {}, "postFilter": [], "preemption": None,
+            "preScore": [], "score": {}, "totalScore": {},
+            "reserve": [], "permit": [], "preBind": [], "bind": [], "postBind": [],
+            "unreserve": [],
+        }
+
+    def point(self, point, plugin, status, node=None, timeout=None, detail=None):
+        self.data[point].append(_entry(plugin, status, node, timeout, detail))
+
+    def filter(self, node_name, trail):
+        self.data["filter"][node_name] = [
+            {"plugin": p, **_SUCCESS} if s is None else s.to_dict(p) for p, s in trail]
+
+    def score(self, plugin, nodes, raw, normalized, weight):
+        self.data["score"][plugin] = {
+            ni.name: {"raw": r, "normalized": n, "weighted": n * weight}
+            for ni, r, n in zip(nodes, raw, normalized)}
+
+    def total_scores(self, nodes, totals):
+        self.data["totalScore"] = {ni.name: t for ni, t in zip(nodes, totals)}
+
+    def preemption(self, nominated_node, victims, detail):
+        self.data["preemption"] = {"nominatedNode": nominated_node, "victims": list(victims)}
+        if detail:
+            self.data["preemption"].update(detail)
+
+    def finish(self, outcome, node, message, time):
+        self.data.update(outcome=outcome, node=node, message=message)
+
+
+class TraceObserver(Observer):
+    """Collects the contract's `cycles` list."""
+
+    def __init__(self):
+        self.cycles: list[TraceRecorder] = []
+
+    def begin_cycle(self, index, time, pod, profile):
+        rec = TraceRecorder(index, time, pod, profile)
+        self.cycles.append(rec)
+        return rec
+
+    def to_list(self) -> list[dict]:
+        return [c.data for c in self.cycles]

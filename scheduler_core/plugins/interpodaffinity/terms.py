@@ -1,0 +1,263 @@
+"""Parsed pod (anti-)affinity terms (framework.AffinityTerm, framework.PodInfo's term lists).
+
+A pod's terms are parsed once and cached in PodInfo.parsed["InterPodAffinity"], so existing pods
+are not re-parsed every cycle. Label selectors are validated as metav1.LabelSelectorAsSelector
+and labels.NewRequirement validate them, with the same error wording.
+"""
+from __future__ import annotations
+
+import re
+
+from ...framework.types import PodInfo
+from ...labels import LabelSelector
+from ..names import INTER_POD_AFFINITY
+
+_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_QUALIFIED_NAME_RE = re.compile(f"^{_QUALIFIED_NAME_FMT}$")
+_QUALIFIED_NAME_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start "
+                       "and end with an alphanumeric character")
+_LABEL_VALUE_FMT = f"({_QUALIFIED_NAME_FMT})?"
+_LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE_FMT}$")
+_LABEL_VALUE_ERR = ("a valid label must be an empty string or consist of alphanumeric characters, "
+                    "'-', '_' or '.', and must start and end with an alphanumeric character")
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
+_DNS1123_SUBDOMAIN_ERR = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                          "characters, '-' or '.', and must start and end with an alphanumeric "
+                          "character")
+_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+
+NOTHING = LabelSelector(None)
+
+
+class ParseError(ValueError):
+    pass
+
+
+def _regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """validation.RegexError, including its doubled space after each example's comma."""
+    shown = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
+
+
+def _go_quote(value: str) -> str:
+    """Go's %q for the label strings the API carries (ASCII, with \\ and " escaped)."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def _go_strings(values) -> str:
+    """Go's %#v of a []string; LabelSelectorAsSelector passes nil for an empty list."""
+    if not values:
+        return "[]string(nil)"
+    return "[]string{" + ", ".join(_go_quote(v) for v in values) + "}"
+
+
+def _qualified_name_errors(key: str) -> list[str]:
+    """validation.IsQualifiedName."""
+    errs = []
+    parts = key.split("/")
+    if len(parts) > 2:
+        return ["a qualified name " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
+                                                   "MyName", "my.name", "123-abc")
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    name = parts[-1]
+    if len(parts) == 2:
+        prefix = parts[0]
+        if not prefix:
+            errs.append("prefix part must be non-empty")
+        else:
+            if len(prefix) > 253:
+                errs.append("prefix part must be no more than 253 characters")
+            if not _DNS1123_SUBDOMAIN_RE.match(prefix):
+                errs.append("prefix part " + _regex_error(
+                    _DNS1123_SUBDOMAIN_ERR, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    if not name:
+        errs.append("name part must be non-empty")
+    elif len(name) > 63:
+        errs.append("name part must be no more than 63 characters")
+    if not _QUALIFIED_NAME_RE.match(name):
+        errs.append("name part " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
+                                                "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def _label_value_errors(value: str) -> list[str]:
+    """validation.IsValidLabelValue."""
+    errs = []
+    if len(value) > 63:
+        errs.append("must be no more than 63 characters")
+    if not _LABEL_VALUE_RE.match(value):
+        errs.append(_regex_error(_LABEL_VALUE_ERR, _LABEL_VALUE_FMT,
+                                 "MyValue", "my_value", "12345"))
+    return errs
+
+
+def _aggregate(messages: list[str]) -> str:
+    """utilerrors.NewAggregate(...).Error(): one message alone, several in brackets."""
+    unique = list(dict.fromkeys(messages))
+    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
+
+
+def _requirement_errors(key: str, operator: str, values: list[str]) -> str | None:
+    """labels.NewRequirement's field errors, aggregated, or None when the requirement is valid."""
+    errs = []
+    key_errs = _qualified_name_errors(key)
+    if key_errs:
+        errs.append(f"key: Invalid value: {_go_quote(key)}: {'; '.join(key_errs)}")
+    if operator in ("In", "NotIn") and not values:
+        errs.append(f"values: Invalid value: {_go_strings(values)}: "
+                    "for 'in', 'notin' operators, values set can't be empty")
+    elif operator in ("Exists", "DoesNotExist") and values:
+        errs.append(f"values: Invalid value: {_go_strings(values)}: "
+                    "values set must be empty for exists and does not exist")
+    for i, value in enumerate(values):
+        value_errs = _label_value_errors(value)
+        if value_errs:
+            errs.append(f"values[{i}][{key}]: Invalid value: {_go_quote(value)}: "
+                        f"{'; '.join(value_errs)}")
+    return _aggregate(errs) if errs else None
+
+
+def compile_selector(selector: dict | None) -> LabelSelector:
+    """metav1.LabelSelectorAsSelector: None selects nothing, {} everything; raises ParseError."""
+    if selector is None:
+        return NOTHING
+    for key, value in (selector.get("matchLabels") or {}).items():
+        err = _requirement_errors(str(key), "Equals", [str(value)])
+        if err:
+            raise ParseError(err)
+    for expr in selector.get("matchExpressions") or []:
+        operator = expr.get("operator") or ""
+        if operator not in _OPERATORS:
+            raise ParseError(f"{_go_quote(operator)} is not a valid label selector operator")
+        err = _requirement_errors(expr.get("key") or "", operator,
+                                  [str(v) for v in expr.get("values") or []])
+        if err:
+            raise ParseError(err)
+    return LabelSelector(selector)
+
+
+class AffinityTerm:
+    """A processed PodAffinityTerm; weight is set for preferred (weighted) terms."""
+
+    __slots__ = ("namespaces", "selector", "topology_key", "namespace_selector", "weight")
+
+    def __init__(self, namespaces: frozenset, selector: LabelSelector, topology_key: str,
+                 namespace_selector: LabelSelector, weight: int = 0):
+        self.namespaces = namespaces
+        self.selector = selector
+        self.topology_key = topology_key
+        self.namespace_selector = namespace_selector
+        self.weight = weight
+
+    def matches(self, pod: PodInfo, ns_labels: dict | None) -> bool:
+        """The pod is in one of the term's namespaces (by name or label) and its labels match."""
+        if pod.namespace in self.namespaces or self.namespace_selector.matches(ns_labels or {}):
+            return self.selector.matches(pod.labels)
+        return False
+
+    def with_merged_namespaces(self, objects) -> AffinityTerm:
+        """mergeAffinityTermNamespacesIfNotEmpty, on a copy: the namespaces the selector picks
+        become names, so matching the incoming pod's terms never needs namespace labels."""
+        if self.namespace_selector.is_empty():
+            return self
+        names = set(self.namespaces)
+        for name in objects.namespaces:
+            if self.namespace_selector.matches(objects.namespace_labels(name)):
+                names.add(name)
+        return AffinityTerm(frozenset(names), self.selector, self.topology_key, NOTHING,
+                            self.weight)
+
+    def __repr__(self):
+        return (f"AffinityTerm(ns={sorted(self.namespaces)}, tk={self.topology_key!r}, "
+                f"w={self.weight})")
+
+
+def _with_label_keys(term: dict, pod_labels: dict) -> dict | None:
+    """The API server's matchLabelKeys/mismatchLabelKeys merge (MatchLabelKeysInPodAffinity, on
+    by default in v1.31): each key the pod carries becomes `key In/NotIn (value)` in the
+    labelSelector. A nil labelSelector stays nil (it matches nothing)."""
+    selector = term.get("labelSelector")
+    match_keys = term.get("matchLabelKeys") or []
+    mismatch_keys = term.get("mismatchLabelKeys") or []
+    if selector is None or not (match_keys or mismatch_keys):
+        return selector
+    exprs = list(selector.get("matchExpressions") or [])
+    for keys, operator in ((match_keys, "In"), (mismatch_keys, "NotIn")):
+        for key in keys:
+            if key in pod_labels:
+                exprs.append({"key": key, "operator": operator, "values": [pod_labels[key]]})
+    return {**selector, "matchExpressions": exprs}
+
+
+def new_affinity_term(pod: PodInfo, term: dict, weight: int = 0) -> AffinityTerm:
+    selector = compile_selector(_with_label_keys(term, pod.labels))
+    ns_selector_spec = term.get("namespaceSelector")
+    names = term.get("namespaces") or []
+    # getNamespacesFromPodAffinityTerm: neither namespaces nor a selector means the pod's own.
+    namespaces = frozenset(names) if names or ns_selector_spec is not None \
+        else frozenset((pod.namespace,))
+    return AffinityTerm(namespaces, selector, term.get("topologyKey") or "",
+                        compile_selector(ns_selector_spec), weight)
+
+
+def _affinity_terms(pod: PodInfo, terms: list) -> list[AffinityTerm]:
+    return [new_affinity_term(pod, t or {}) for t in terms]
+
+
+def _weighted_terms(pod: PodInfo, terms: list) -> list[AffinityTerm]:
+    return [new_affinity_term(pod, t.get("podAffinityTerm") or {}, int(t.get("weight") or 0))
+            for t in (t or {} for t in terms)]
+
+
+class ParsedAffinity:
+    """framework.PodInfo's four term lists. A list that fails to parse is empty and its error
+    is kept (NewPodInfo's aggregate); the scheduler's cache keeps such pods with no terms."""
+
+    __slots__ = ("required_affinity", "required_anti_affinity", "preferred_affinity",
+                 "preferred_anti_affinity", "error")
+
+    def __init__(self, pod: PodInfo):
+        affinity = pod.affinity or {}
+        pod_affinity = affinity.get("podAffinity") or {}
+        pod_anti = affinity.get("podAntiAffinity") or {}
+        errors = []
+        lists = []
+        for label, parse, terms in (
+                ("requiredAffinityTerms", _affinity_terms,
+                 pod_affinity.get("requiredDuringSchedulingIgnoredDuringExecution")),
+                ("requiredAntiAffinityTerms", _affinity_terms,
+                 pod_anti.get("requiredDuringSchedulingIgnoredDuringExecution")),
+                ("preferredAffinityTerms", _weighted_terms,
+                 pod_affinity.get("preferredDuringSchedulingIgnoredDuringExecution")),
+                ("preferredAntiAffinityTerms", _weighted_terms,
+                 pod_anti.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+            try:
+                lists.append(parse(pod, terms or []))
+            except ParseError as err:
+                errors.append(f"{label}: {err}")
+                lists.append([])
+        (self.required_affinity, self.required_anti_affinity, self.preferred_affinity,
+         self.preferred_anti_affinity) = lists
+        self.error = _aggregate(errors) if errors else None
+
+
+def parsed_affinity(pod: PodInfo) -> ParsedAffinity:
+    """The pod's parsed terms, computed on first use and cached on the PodInfo."""
+    parsed = pod.parsed.get(INTER_POD_AFFINITY)
+    if parsed is None:
+        parsed = pod.parsed[INTER_POD_AFFINITY] = ParsedAffinity(pod)
+    return parsed
+
+
+def pod_matches_all_affinity_terms(terms: list[AffinityTerm], pod: PodInfo) -> bool:
+    """True iff there are terms and the pod matches every one. The terms are the incoming pod's,
+    whose namespace selectors were merged into names, so no namespace labels are needed."""
+    if not terms:
+        return False
+    for term in terms:
+        if not term.matches(pod, None):
+            return False
+    return True

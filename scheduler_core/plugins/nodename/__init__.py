@@ -1,0 +1,34 @@
+"""NodeName: a pod that names its node fits only that node (framework/plugins/nodename)."""
+from __future__ import annotations
+
+from ...framework.cycle_state import CycleState
+from ...framework.interfaces import EnqueueExtensions, FilterPlugin
+from ...framework.status import Status
+from ...framework.types import NodeInfo, PodInfo
+from .. import names
+
+NAME = names.NODE_NAME
+ERR_REASON = "node(s) didn't match the requested node name"
+
+
+def fits(pod: PodInfo, node_info: NodeInfo) -> bool:
+    return not pod.node_name or pod.node_name == node_info.name
+
+
+class NodeName(FilterPlugin, EnqueueExtensions):
+    NAME = NAME
+
+    # Filter -----------------------------------------------------------------------------
+    def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:
+        if fits(pod, node_info):
+            return None
+        return Status.unresolvable(ERR_REASON)
+
+    # EnqueueExtensions ------------------------------------------------------------------
+    def events_to_register(self) -> set[str]:
+        # Only the arrival of the named node can help.
+        return {"NodeAdd"}
+
+
+def new(args: dict, handle) -> NodeName:
+    return NodeName()

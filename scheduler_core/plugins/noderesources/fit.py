@@ -1,0 +1,304 @@
+"""NodeResourcesFit: does the node have room for the pod's requests, and how well does it fit.
+
+framework/plugins/noderesources/fit.go. PreFilter sums the pod's requests once; Filter compares
+them with the node's allocatable minus what its pods already request; PreScore/Score rank nodes
+with the configured scoring strategy (LeastAllocated, MostAllocated, RequestedToCapacityRatio).
+"""
+from __future__ import annotations
+
+import copy
+from typing import NamedTuple
+
+from ...errors import ConfigError, invalid, required, unsupported
+from ...framework.cycle_state import CycleState
+from ...framework.interfaces import (
+    EnqueueExtensions,
+    FilterPlugin,
+    PreFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+)
+from ...framework.status import Code, Status
+from ...framework.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, NodeInfo, PodInfo
+from .. import names
+from .least_allocated import least_resource_scorer
+from .most_allocated import most_resource_scorer
+from .requested_to_capacity_ratio import (
+    MAX_CUSTOM_PRIORITY_SCORE,
+    MAX_UTILIZATION,
+    requested_to_capacity_ratio_scorer,
+)
+from .resource_allocation import (
+    DEFAULT_RESOURCES,
+    ResourceAllocationScorer,
+    is_extended_resource_name,
+    is_scalar_resource_name,
+    qualified_name_errors,
+)
+
+NAME = names.NODE_RESOURCES_FIT
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+LEAST_ALLOCATED = "LeastAllocated"
+MOST_ALLOCATED = "MostAllocated"
+REQUESTED_TO_CAPACITY_RATIO = "RequestedToCapacityRatio"
+SUPPORTED_STRATEGIES = (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO)
+
+REASON_TOO_MANY_PODS = "Too many pods"
+
+
+def insufficient_reason(resource_name: str) -> str:
+    return f"Insufficient {resource_name}"
+
+
+class InsufficientResource(NamedTuple):
+    """What kind of resource limit is hit; unresolvable when even an empty node is too small."""
+
+    resource_name: str
+    reason: str
+    requested: int
+    used: int
+    capacity: int
+    unresolvable: bool = False
+
+
+class PodRequest:
+    """preFilterState: the pod's requests, with the extended resources to check pre-filtered."""
+
+    __slots__ = ("ephemeral_storage", "memory", "milli_cpu", "scalars")
+
+    def __init__(self, milli_cpu: int, memory: int, ephemeral_storage: int,
+                 scalars: list[tuple[str, int]]):
+        self.milli_cpu = milli_cpu
+        self.memory = memory
+        self.ephemeral_storage = ephemeral_storage
+        self.scalars = scalars
+
+    def clone(self) -> PodRequest:
+        return self
+
+
+def compute_pod_request(pod: PodInfo, ignored_resources=frozenset(),
+                        ignored_groups=frozenset()) -> PodRequest:
+    """computePodResourceRequest, dropping what fitsRequest would skip for every node.
+
+    Zero requests and ignored extended resources (by name or by the domain before '/') never
+    count; scalars are sorted so that reasons come out in a stable order.
+    """
+    req = pod.requests
+    scalars = []
+    for name in sorted(req.scalar):
+        quantity = req.scalar[name]
+        if quantity == 0 or not is_scalar_resource_name(name):
+            continue
+        if is_extended_resource_name(name) and (
+                name in ignored_resources or name.split("/")[0] in ignored_groups):
+            continue
+        scalars.append((name, quantity))
+    return PodRequest(req.milli_cpu, req.memory, req.ephemeral_storage, scalars)
+
+
+def fits_request(pod_request: PodRequest, node_info: NodeInfo) -> list[InsufficientResource]:
+    """fitsRequest: every resource the node lacks for the pod, in kube-scheduler's order."""
+    out: list[InsufficientResource] = []
+    alloc = node_info.allocatable
+    used = node_info.requested
+    pod_count = len(node_info.pods)
+    if pod_count + 1 > alloc.allowed_pod_number:
+        out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, pod_count,
+                                        alloc.allowed_pod_number))
+    want = pod_request.milli_cpu
+    if want > 0 and want > alloc.milli_cpu - used.milli_cpu:
+        out.append(InsufficientResource(CPU, "Insufficient cpu", want, used.milli_cpu,
+                                        alloc.milli_cpu, want > alloc.milli_cpu))
+    want = pod_request.memory
+    if want > 0 and want > alloc.memory - used.memory:
+        out.append(InsufficientResource(MEMORY, "Insufficient memory", want, used.memory,
+                                        alloc.memory, want > alloc.memory))
+    want = pod_request.ephemeral_storage
+    if want > 0 and want > alloc.ephemeral_storage - used.ephemeral_storage:
+        out.append(InsufficientResource(
+            EPHEMERAL_STORAGE, "Insufficient ephemeral-storage", want, used.ephemeral_storage,
+            alloc.ephemeral_storage, want > alloc.ephemeral_storage))
+    for name, want in pod_request.scalars:
+        capacity = alloc.scalar.get(name, 0)
+        in_use = used.scalar.get(name, 0)
+        if want > capacity - in_use:
+            out.append(InsufficientResource(name, insufficient_reason(name), want, in_use,
+                                            capacity, want > capacity))
+    return out
+
+
+def fits(pod: PodInfo, node_info: NodeInfo) -> list[InsufficientResource]:
+    """Fits: the insufficient resources of a pod on a node, ignoring nothing."""
+    return fits_request(compute_pod_request(pod), node_info)
+
+
+class _PreScoreState:
+    __slots__ = ("pod_requests",)
+
+    def __init__(self, pod_requests: list[int]):
+        self.pod_requests = pod_requests
+
+    def clone(self) -> _PreScoreState:
+        return self
+
+
+def _scorer_for(strategy: dict) -> ResourceAllocationScorer:
+    kind = strategy["type"]
+    resources = strategy["resources"]
+    if kind == LEAST_ALLOCATED:
+        fn = least_resource_scorer(resources)
+    elif kind == MOST_ALLOCATED:
+        fn = most_resource_scorer(resources)
+    else:
+        shape = (strategy.get("requestedToCapacityRatio") or {}).get("shape") or []
+        fn = requested_to_capacity_ratio_scorer(resources, shape)
+    return ResourceAllocationScorer(kind, fn, resources)
+
+
+class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions):
+    NAME = NAME
+
+    def __init__(self, args: dict):
+        self.ignored_resources = frozenset(args.get("ignoredResources") or ())
+        self.ignored_resource_groups = frozenset(args.get("ignoredResourceGroups") or ())
+        self.scorer = _scorer_for(args["scoringStrategy"])
+
+    # PreFilter --------------------------------------------------------------------------
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes):
+        state.write(PRE_FILTER_STATE_KEY, compute_pod_request(
+            pod, self.ignored_resources, self.ignored_resource_groups))
+        return None, None
+
+    # Filter -----------------------------------------------------------------------------
+    def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:
+        pod_request = state.get(PRE_FILTER_STATE_KEY)
+        if pod_request is None:
+            return Status.as_error(
+                f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        insufficient = fits_request(pod_request, node_info)
+        if not insufficient:
+            return None
+        # A request larger than the whole node cannot be helped by preempting pods there.
+        code = Code.UNSCHEDULABLE
+        if any(r.unresolvable for r in insufficient):
+            code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+        return Status(code, *(r.reason for r in insufficient))
+
+    # PreScore / Score -------------------------------------------------------------------
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes) -> Status | None:
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(self.scorer.pod_requests(pod)))
+        return None
+
+    def score(self, state: CycleState, pod: PodInfo, node_info: NodeInfo):
+        s = state.get(PRE_SCORE_STATE_KEY)
+        pod_requests = s.pod_requests if s is not None else self.scorer.pod_requests(pod)
+        return self.scorer.score(node_info, pod_requests)
+
+    # EnqueueExtensions ------------------------------------------------------------------
+    def events_to_register(self) -> set[str]:
+        # Freed resources (a pod deleted) or a new / grown node (allocatable changed).
+        return {"AssignedPodDelete", "NodeAdd", "NodeUpdate"}
+
+
+# Args ---------------------------------------------------------------------------------------
+def _int_field(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    return value
+
+
+def default_resources() -> list[dict]:
+    return [dict(r) for r in DEFAULT_RESOURCES]
+
+
+def default_args(args: dict) -> dict:
+    """SetDefaults_NodeResourcesFitArgs: LeastAllocated over cpu and memory, weights 1."""
+    out = copy.deepcopy(dict(args or {}))
+    strategy = out.get("scoringStrategy")
+    if strategy is None:
+        strategy = out["scoringStrategy"] = {"type": LEAST_ALLOCATED}
+    if not strategy.get("resources"):
+        strategy["resources"] = default_resources()
+    for resource in strategy["resources"]:
+        if not resource.get("weight"):
+            resource["weight"] = 1
+        _int_field(resource["weight"], "weight")
+    ratio = strategy.get("requestedToCapacityRatio")
+    for point in (ratio or {}).get("shape") or []:
+        _int_field(point.get("utilization", 0), "utilization")
+        _int_field(point.get("score", 0), "score")
+    return out
+
+
+def _child(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def validate_resources(resources: list[dict], path: str) -> list[str]:
+    errs = []
+    for i, resource in enumerate(resources or []):
+        weight = resource.get("weight", 0)
+        if weight <= 0 or weight > 100:
+            errs.append(invalid(f"{path}[{i}].weight", weight,
+                                f"resource weight of {resource.get('name', '')} "
+                                f"not in valid range (0, 100]"))
+    return errs
+
+
+def validate_function_shape(shape: list[dict] | None, path: str) -> list[str]:
+    if not shape:
+        return [required(path, "at least one point must be specified")]
+    errs = []
+    for i in range(1, len(shape)):
+        if shape[i - 1].get("utilization", 0) >= shape[i].get("utilization", 0):
+            errs.append(invalid(f"{path}[{i}].utilization", shape[i].get("utilization", 0),
+                                "values must be sorted in increasing order"))
+            break
+    for i, point in enumerate(shape):
+        utilization = point.get("utilization", 0)
+        if utilization < 0 or utilization > MAX_UTILIZATION:
+            errs.append(invalid(f"{path}[{i}].utilization", utilization,
+                                f"not in valid range [0, {MAX_UTILIZATION}]"))
+        score = point.get("score", 0)
+        if score < 0 or score > MAX_CUSTOM_PRIORITY_SCORE:
+            errs.append(invalid(f"{path}[{i}].score", score,
+                                f"not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]"))
+    return errs
+
+
+def validate_args(args: dict, path: str) -> list[str]:
+    """ValidateNodeResourcesFitArgs."""
+    errs = []
+    for i, res in enumerate(args.get("ignoredResources") or []):
+        p = f"{_child(path, 'ignoredResources')}[{i}]"
+        errs += [invalid(p, res, msg) for msg in qualified_name_errors(res)]
+    for i, group in enumerate(args.get("ignoredResourceGroups") or []):
+        p = f"{_child(path, 'ignoredResourceGroups')}[{i}]"
+        if "/" in group:
+            errs.append(invalid(p, group, "resource group name can't contain '/'"))
+        errs += [invalid(p, group, msg) for msg in qualified_name_errors(group)]
+    strategy = args.get("scoringStrategy")
+    if strategy is not None:
+        sp = _child(path, "scoringStrategy")
+        kind = strategy.get("type", "")
+        if kind not in SUPPORTED_STRATEGIES:
+            errs.append(unsupported(f"{sp}.type", kind, sorted(SUPPORTED_STRATEGIES)))
+        errs += validate_resources(strategy.get("resources"), f"{sp}.resources")
+        ratio = strategy.get("requestedToCapacityRatio")
+        # kube-scheduler would dereference a missing requestedToCapacityRatio and crash; an
+        # error about the missing shape is the closest faithful answer.
+        if ratio is not None or kind == REQUESTED_TO_CAPACITY_RATIO:
+            errs += validate_function_shape((ratio or {}).get("shape"), f"{sp}.shape")
+    return errs
+
+
+def new(args: dict, handle) -> Fit:
+    errs = validate_args(args, "")
+    if errs:
+        raise ConfigError(errs)
+    if args.get("scoringStrategy") is None:
+        raise ConfigError("scoring strategy not specified")
+    return Fit(args)

@@ -1,0 +1,41 @@
+"""NodeUnschedulable: keep pods off cordoned nodes (framework/plugins/nodeunschedulable).
+
+A node with spec.unschedulable rejects pods unless they tolerate the
+node.kubernetes.io/unschedulable:NoSchedule taint.
+"""
+from __future__ import annotations
+
+from ...framework.cycle_state import CycleState
+from ...framework.interfaces import EnqueueExtensions, FilterPlugin
+from ...framework.status import Status
+from ...framework.types import NodeInfo, PodInfo
+from ...taints import tolerations_tolerate_taint
+from .. import names
+
+NAME = names.NODE_UNSCHEDULABLE
+ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
+TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
+_UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": "NoSchedule"}
+
+
+def tolerates_unschedulable(pod: PodInfo) -> bool:
+    return tolerations_tolerate_taint(pod.tolerations, _UNSCHEDULABLE_TAINT)
+
+
+class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
+    NAME = NAME
+
+    # Filter -----------------------------------------------------------------------------
+    def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:
+        if not node_info.unschedulable or tolerates_unschedulable(pod):
+            return None
+        return Status.unresolvable(ERR_REASON_UNSCHEDULABLE)
+
+    # EnqueueExtensions ------------------------------------------------------------------
+    def events_to_register(self) -> set[str]:
+        # A node added or uncordoned, or the pod itself gaining the toleration.
+        return {"NodeAdd", "NodeUpdate", "UnscheduledPodUpdate"}
+
+
+def new(args: dict, handle) -> NodeUnschedulable:
+    return NodeUnschedulable()

@@ -1,0 +1,223 @@
+"""The scheduling queue (internal/queue/scheduling_queue.go) on a virtual clock.
+
+activeQ is a heap in QueueSort order; backoffQ holds pods until their backoff expires;
+the unschedulable pool holds pods until a cluster event that may help them, or the flush of
+pods that stayed longer than the maximum; gated pods wait there until PreEnqueue passes.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+
+MAX_UNSCHEDULABLE_STAY = 5 * 60.0   # podMaxInUnschedulablePodsDuration
+UNSCHEDULABLE_FLUSH_PERIOD = 30.0
+
+ACTIVE, BACKOFF, UNSCHEDULABLE, GATED, IN_FLIGHT = (
+    "activeQ", "backoffQ", "unschedulablePods", "gated", "inFlight")
+
+
+class QueuedPodInfo:
+    __slots__ = ("pod", "timestamp", "initial_attempt", "attempts", "seq", "queue",
+                 "unschedulable_plugins", "pending_plugins", "gated_by", "message", "_less")
+
+    def __init__(self, pod, timestamp: float, seq: int, less):
+        self.pod = pod
+        self.timestamp = timestamp
+        self.initial_attempt = None
+        self.attempts = 0
+        self.seq = seq
+        self.queue = ""
+        self.unschedulable_plugins: set[str] = set()
+        self.pending_plugins: set[str] = set()
+        self.gated_by = ""
+        self.message = ""
+        self._less = less
+
+    def __lt__(self, other: QueuedPodInfo) -> bool:
+        return self._less(self, other)
+
+
+class SchedulingQueue:
+    def __init__(self, less, pre_enqueue, clock, initial_backoff=1.0, max_backoff=10.0,
+                 events=None):
+        """less(a, b): QueueSort; pre_enqueue(pod) -> Status|None; clock() -> now.
+
+        events(kind, qpi) is told every move, for observers of the queue.
+        """
+        self._less = less
+        self._pre_enqueue = pre_enqueue
+        self._clock = clock
+        self.initial_backoff = float(initial_backoff)
+        self.max_backoff = float(max_backoff)
+        self._events = events
+        self._seq = itertools.count()
+        self.active: list[QueuedPodInfo] = []
+        self.backoff: dict[str, QueuedPodInfo] = {}
+        self.unschedulable: dict[str, QueuedPodInfo] = {}
+        self.in_flight: dict[str, QueuedPodInfo] = {}
+        self.nominated: dict[str, str] = {}            # pod uid -> node name
+        self._nominated_pods: dict[str, dict] = {}     # node name -> {uid: PodInfo}
+
+    # --- adding ------------------------------------------------------------------------------
+    def add(self, pod) -> QueuedPodInfo:
+        qpi = QueuedPodInfo(pod, self._clock(), next(self._seq), self._less)
+        if pod.nominated_node_name:
+            self.add_nominated(pod, pod.nominated_node_name)
+        self._enqueue_gated_or_active(qpi)
+        return qpi
+
+    def _enqueue_gated_or_active(self, qpi: QueuedPodInfo) -> None:
+        status = self._pre_enqueue(qpi.pod)
+        if status is not None and not status.is_success():
+            qpi.gated_by, qpi.message = status.plugin, status.message()
+            self._place(qpi, GATED)
+            return
+        qpi.gated_by = ""
+        self._place(qpi, ACTIVE)
+
+    def _place(self, qpi: QueuedPodInfo, queue: str) -> None:
+        qpi.queue = queue
+        if queue == ACTIVE:
+            heapq.heappush(self.active, qpi)
+        elif queue == BACKOFF:
+            self.backoff[qpi.pod.uid] = qpi
+        elif queue in (UNSCHEDULABLE, GATED):
+            self.unschedulable[qpi.pod.uid] = qpi
+        if self._events is not None:
+            self._events(queue, qpi)
+
+    # --- popping -----------------------------------------------------------------------------
+    def pop(self) -> QueuedPodInfo | None:
+        self.flush_backoff_completed()
+        if not self.active:
+            return None
+        qpi = heapq.heappop(self.active)
+        qpi.attempts += 1
+        if qpi.initial_attempt is None:
+            qpi.initial_attempt = self._clock()
+        qpi.queue = IN_FLIGHT
+        qpi.unschedulable_plugins, qpi.pending_plugins = set(), set()
+        self.in_flight[qpi.pod.uid] = qpi
+        return qpi
+
+    def done(self, uid: str) -> None:
+        self.in_flight.pop(uid, None)
+
+    # --- backoff -----------------------------------------------------------------------------
+    def backoff_duration(self, qpi: QueuedPodInfo) -> float:
+        """initial x 2^(attempts-1), capped at max (calculateBackoffDuration)."""
+        if qpi.attempts == 0:
+            return 0.0
+        duration = self.initial_backoff
+        for _ in range(1, qpi.attempts):
+            if duration > self.max_backoff - duration:
+                return self.max_backoff
+            duration += duration
+        return duration
+
+    def backoff_expiry(self, qpi: QueuedPodInfo) -> float:
+        return qpi.timestamp + self.backoff_duration(qpi)
+
+    def is_backing_off(self, qpi: QueuedPodInfo) -> bool:
+        return self.backoff_expiry(qpi) > self._clock()
+
+    def flush_backoff_completed(self) -> None:
+        now = self._clock()
+        done = [q for q in self.backoff.values() if self.backoff_expiry(q) <= now]
+        for qpi in sorted(done, key=lambda q: (self.backoff_expiry(q), q.seq)):
+            del self.backoff[qpi.pod.uid]
+            self._place(qpi, ACTIVE)
+
+    def next_backoff_expiry(self) -> float | None:
+        return min((self.backoff_expiry(q) for q in self.backoff.values()), default=None)
+
+    # --- failures ----------------------------------------------------------------------------
+    def add_unschedulable(self, qpi: QueuedPodInfo, message: str = "") -> None:
+        """AddUnschedulableIfNotPresent: the pool when plugins rejected, else after backoff."""
+        self.in_flight.pop(qpi.pod.uid, None)
+        qpi.timestamp = self._clock()
+        qpi.message = message
+        if qpi.unschedulable_plugins or qpi.pending_plugins:
+            self._place(qpi, UNSCHEDULABLE)
+        else:
+            self._requeue_after_backoff(qpi)
+
+    def _requeue_after_backoff(self, qpi: QueuedPodInfo) -> None:
+        self._place(qpi, BACKOFF if self.is_backing_off(qpi) else ACTIVE)
+
+    def move_all_to_active_or_backoff(self, event: str, events_of) -> int:
+        """Move pool pods one of whose rejecting plugins registered `event` (or all on flush)."""
+        moved = 0
+        for uid, qpi in list(self.unschedulable.items()):
+            if qpi.queue == GATED:
+                continue
+            rejectors = qpi.unschedulable_plugins | qpi.pending_plugins
+            if event != "flush" and rejectors and not any(
+                    event in evs or "*" in evs for evs in (events_of(qpi.pod, p)
+                                                           for p in rejectors)):
+                continue
+            del self.unschedulable[uid]
+            self._requeue_after_backoff(qpi)
+            moved += 1
+        return moved
+
+    def flush_unschedulable_left_over(self) -> int:
+        now = self._clock()
+        stale = [q for q in self.unschedulable.values()
+                 if q.queue == UNSCHEDULABLE and now - q.timestamp >= MAX_UNSCHEDULABLE_STAY]
+        for qpi in stale:
+            del self.unschedulable[qpi.pod.uid]
+            self._requeue_after_backoff(qpi)
+        return len(stale)
+
+    def retry_gated(self) -> None:
+        """Re-run PreEnqueue for gated pods (their spec was updated)."""
+        for uid, qpi in list(self.unschedulable.items()):
+            if qpi.queue != GATED:
+                continue
+            status = self._pre_enqueue(qpi.pod)
+            if status is None or status.is_success():
+                del self.unschedulable[uid]
+                qpi.gated_by = ""
+                self._place(qpi, ACTIVE)
+            else:
+                qpi.message = status.message()
+
+    def delete(self, uid: str) -> None:
+        self.backoff.pop(uid, None)
+        self.unschedulable.pop(uid, None)
+        self.in_flight.pop(uid, None)
+        self.active = [q for q in self.active if q.pod.uid != uid]
+        heapq.heapify(self.active)
+        self.delete_nominated(uid)
+
+    # --- nominator ---------------------------------------------------------------------------
+    def add_nominated(self, pod, node_name: str) -> None:
+        self.delete_nominated(pod.uid)
+        if not node_name:
+            return
+        pod.nominated_node_name = node_name
+        self.nominated[pod.uid] = node_name
+        self._nominated_pods.setdefault(node_name, {})[pod.uid] = pod
+
+    def delete_nominated(self, uid: str) -> None:
+        node = self.nominated.pop(uid, None)
+        if node is not None:
+            pods = self._nominated_pods.get(node, {})
+            pod = pods.pop(uid, None)
+            if pod is not None:
+                pod.nominated_node_name = ""
+            if not pods:
+                self._nominated_pods.pop(node, None)
+
+    def nominated_pods_for_node(self, node_name: str) -> list:
+        return list(self._nominated_pods.get(node_name, {}).values())
+
+    # --- views -------------------------------------------------------------------------------
+    def pending(self) -> list[QueuedPodInfo]:
+        return (sorted(self.active) + sorted(self.backoff.values(), key=self.backoff_expiry)
+                + list(self.unschedulable.values()))
+
+    def is_empty(self) -> bool:
+        return not self.active and not self.backoff
+

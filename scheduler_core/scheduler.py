@@ -1,0 +1,569 @@
+"""The scheduler: scheduling and binding cycles over a queue, a cache and a virtual clock.
+
+Mirrors schedule_one.go. Time is virtual: Permit timeouts, backoff, the unschedulable flush
+and graceful deletions are events on a heap; a run ends when nothing can change any more.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+
+from .cache import Cache
+from .config import Configuration, parse_configuration
+from .framework.cycle_state import CycleState
+from .framework.diagnosis import Diagnosis, FitError
+from .framework.registry import Registry, default_registry
+from .framework.runtime import Framework
+from .framework.status import Code, Status
+from .loader import Cluster
+from .queue import UNSCHEDULABLE, UNSCHEDULABLE_FLUSH_PERIOD, MAX_UNSCHEDULABLE_STAY, SchedulingQueue
+
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+DEFAULT_GRACE_PERIOD = 30.0
+# Pods bound during a run start after every pod of the input (for preemption's start-time rule).
+RUN_EPOCH = 4_000_000_000.0
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+
+
+class SchedulingError(Exception):
+    def __init__(self, status: Status):
+        self.status = status
+        super().__init__(status.message())
+
+
+def go_duration(seconds: float) -> str:
+    """time.Duration's String() for whole and fractional seconds: 10s, 1m30s, 500ms."""
+    if seconds < 1:
+        return f"{round(seconds * 1000)}ms" if seconds else "0s"
+    minutes, secs = divmod(seconds, 60)
+    hours, minutes = divmod(int(minutes), 60)
+    sec_text = f"{secs:g}s"
+    if hours:
+        return f"{hours}h{minutes}m{sec_text}"
+    if minutes:
+        return f"{minutes}m{sec_text}"
+    return sec_text
+
+
+class WaitingPod:
+    """A pod held at Permit until every waiting plugin allows it, or one rejects it."""
+
+    def __init__(self, scheduler, binding, waits: dict[str, float]):
+        self._scheduler = scheduler
+        self.binding = binding
+        self.pod = binding.pod
+        self.deadlines = {p: scheduler.clock + t for p, t in waits.items()}
+        self.status: Status | None = None
+
+    def pending_plugins(self) -> list[str]:
+        return list(self.deadlines)
+
+    def allow(self, plugin: str) -> None:
+        self.deadlines.pop(plugin, None)
+        if not self.deadlines and self.status is None:
+            self._resolve(Status())
+
+    def reject(self, plugin: str, message: str) -> None:
+        if self.status is None:
+            self._resolve(Status(Code.UNSCHEDULABLE, message, plugin=plugin))
+
+    def _resolve(self, status: Status) -> None:
+        self.status = status
+        self._scheduler.resolve_waiting(self)
+
+
+class Binding:
+    """What the binding cycle needs of its scheduling cycle."""
+
+    __slots__ = ("qpi", "pod", "state", "host", "fwk", "rec", "index")
+
+    def __init__(self, qpi, state, host, fwk, rec, index):
+        self.qpi, self.pod, self.state = qpi, qpi.pod, state
+        self.host, self.fwk, self.rec, self.index = host, fwk, rec, index
+
+
+class ProfileHandle:
+    """framework.Handle for one profile: the scheduler's shared state plus its own framework."""
+
+    def __init__(self, scheduler: Scheduler):
+        self._s = scheduler
+        self.framework: Framework | None = None
+
+    @property
+    def snapshot(self):
+        return self._s.snapshot
+
+    @property
+    def objects(self):
+        return self._s.cluster.objects
+
+    @property
+    def rng(self):
+        return self._s.rng
+
+    @property
+    def extenders(self):
+        return self._s.extenders
+
+    def now(self) -> float:
+        return self._s.clock
+
+    def nominated_pods_for_node(self, node_name: str):
+        return self._s.queue.nominated_pods_for_node(node_name)
+
+    def iterate_waiting_pods(self):
+        return list(self._s.waiting.values())
+
+    def get_waiting_pod(self, uid: str):
+        return self._s.waiting.get(uid)
+
+    def delete_pod(self, pod, reason: str = "preempted") -> None:
+        self._s.delete_pod(pod, reason)
+
+    def set_nominated_node(self, pod, node_name: str) -> None:
+        self._s.queue.add_nominated(pod, node_name)
+
+    def clear_nominated_node(self, pod) -> None:
+        self._s.queue.delete_nominated(pod.uid)
+
+    def bind_pod(self, pod, node_name: str) -> Status | None:
+        if pod.uid not in self._s.cache.pods:
+            return Status.as_error(f'pods "{pod.name}" not found')
+        return None
+
+    def activate(self, pods) -> None:
+        self._s.activate(pods)
+
+
+class Scheduler:
+    def __init__(self, cluster: Cluster, config: Configuration | None = None, *, seed: int = 0,
+                 observer=None, registry: Registry | None = None, extenders=None):
+        self.cluster = cluster
+        self.registry = registry or default_registry()
+        self.config = config or parse_configuration(cluster.config, self.registry,
+                                                    file=cluster.config_file)
+        self.rng = random.Random(seed)
+        self.observer = observer
+        self.clock = 0.0
+        self.cycle_count = 0
+        self.next_start_node_index = 0
+        self.changes = 0
+        self._events: list = []
+        self._event_seq = itertools.count()
+        self.waiting: dict[str, WaitingPod] = {}
+        self._change_marks: dict[str, int] = {}
+        self._victims: list[str] = []
+        self.extenders = extenders if extenders is not None else self._build_extenders()
+        self.frameworks: dict[str, Framework] = {}
+        for profile in self.config.profiles:
+            handle = ProfileHandle(self)
+            fwk = Framework(profile, self.registry, handle)
+            handle.framework = fwk
+            self.frameworks[profile.scheduler_name] = fwk
+        first = next(iter(self.frameworks.values()))
+        self.queue = SchedulingQueue(
+            first.less, self._pre_enqueue, lambda: self.clock,
+            self.config.pod_initial_backoff_seconds, self.config.pod_max_backoff_seconds,
+            events=self._queue_event if observer is not None else None)
+        self.cache = Cache(cluster.nodes)
+        self.pods = cluster.pod_infos()
+        self.pending_at_start = []
+        self.no_profile = {}
+        self.bindings: dict[str, str | None] = {}
+        self._place_initial_pods()
+        self.snapshot = self.cache.new_snapshot()
+
+    def _build_extenders(self):
+        if not self.config.extenders:
+            return []
+        from .extenders.client import build_extenders
+        return build_extenders(self.config.extenders)
+
+    def _place_initial_pods(self) -> None:
+        for pi in self.pods:
+            start = ((pi.obj.get("status") or {}).get("startTime"))
+            pi.start_time = _parse_time(start) if start else RUN_EPOCH
+            if pi.node_name:
+                self.cache.add_pod(pi)
+                continue
+            self.pending_at_start.append(pi.key)
+            self.bindings[pi.key] = None
+            if pi.scheduler_name not in self.frameworks:
+                self.no_profile[pi.key] = pi.scheduler_name
+                continue
+            self.queue.add(pi)
+
+    # --- queue plumbing ----------------------------------------------------------------------
+    def _pre_enqueue(self, pod):
+        return self.frameworks[pod.scheduler_name].run_pre_enqueue_plugins(pod)
+
+    def _queue_event(self, queue: str, qpi) -> None:
+        self.observer.queue_event(queue, qpi, self.clock)
+
+    def _events_of(self, pod, plugin: str):
+        return self.frameworks[pod.scheduler_name].events_of(plugin)
+
+    def cluster_event(self, event: str) -> None:
+        self.changes += 1
+        self.queue.move_all_to_active_or_backoff(event, self._events_of)
+
+    def activate(self, pods) -> None:
+        for pod in pods:
+            qpi = self.queue.unschedulable.pop(pod.uid, None) or self.queue.backoff.pop(pod.uid, None)
+            if qpi is not None:
+                self.queue._place(qpi, "activeQ")
+
+    # --- the event loop ----------------------------------------------------------------------
+    def at(self, time: float, action) -> None:
+        heapq.heappush(self._events, (time, next(self._event_seq), action))
+
+    def run(self, max_cycles: int | None = None) -> None:
+        limit = max_cycles if max_cycles is not None else 50 * (len(self.pods) + 10)
+        while self.cycle_count < limit:
+            self._run_due_events()
+            qpi = self.queue.pop()
+            if qpi is not None:
+                self.schedule_one(qpi)
+            elif not self._advance_clock():
+                break
+
+    def step(self) -> bool:
+        """One scheduling cycle (advancing the clock as needed); False when the run is over."""
+        while True:
+            self._run_due_events()
+            qpi = self.queue.pop()
+            if qpi is not None:
+                self.schedule_one(qpi)
+                return True
+            if not self._advance_clock():
+                return False
+
+    def _run_due_events(self) -> None:
+        while self._events and self._events[0][0] <= self.clock:
+            _, _, action = heapq.heappop(self._events)
+            action()
+
+    def _advance_clock(self) -> bool:
+        """Move time to the next thing that can happen; False when nothing can."""
+        times = [t for t in (self._events[0][0] if self._events else None,
+                             self.queue.next_backoff_expiry()) if t is not None]
+        if not times:
+            flush_at = self._next_useful_flush()
+            if flush_at is None:
+                return False
+            self.at(flush_at, self._flush_unschedulable)
+            times = [flush_at]
+        self.clock = max(self.clock, min(times))
+        return True
+
+    def _next_useful_flush(self) -> float | None:
+        """The flush tick that would retry a pod the cluster has changed around since it failed."""
+        stale = [q.timestamp for uid, q in self.queue.unschedulable.items()
+                 if q.queue == UNSCHEDULABLE and self._change_marks.get(uid, 0) < self.changes]
+        if not stale:
+            return None
+        due = min(stale) + MAX_UNSCHEDULABLE_STAY
+        ticks = -(-due // UNSCHEDULABLE_FLUSH_PERIOD)
+        return max(self.clock, ticks * UNSCHEDULABLE_FLUSH_PERIOD)
+
+    def _flush_unschedulable(self) -> None:
+        self.queue.flush_unschedulable_left_over()
+
+    # --- the scheduling cycle ----------------------------------------------------------------
+    def schedule_one(self, qpi) -> None:
+        pod = qpi.pod
+        fwk = self.frameworks[pod.scheduler_name]
+        index = self.cycle_count
+        self.cycle_count += 1
+        rec = None
+        if self.observer is not None:
+            rec = self.observer.begin_cycle(index, self.clock, pod, fwk.profile_name)
+        state = CycleState()
+        self.cache.update_snapshot(self.snapshot)
+        self._victims = []
+        try:
+            host = self._schedule_pod(fwk, state, pod, rec)
+        except FitError as fit:
+            self._handle_fit_error(fwk, state, qpi, fit, rec)
+            return
+        except SchedulingError as err:
+            self._fail(qpi, "Error", err.status.message(), rec, nominate="")
+            return
+        self._assume_reserve_permit(Binding(qpi, state, host, fwk, rec, index))
+
+    def _schedule_pod(self, fwk: Framework, state, pod, rec) -> str:
+        nodes = self.snapshot.list()
+        if not nodes:
+            raise SchedulingError(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_NODES_AVAILABLE))
+        feasible, diagnosis = self._find_nodes_that_fit(fwk, state, pod, rec)
+        if not feasible:
+            raise FitError(pod, len(nodes), diagnosis)
+        if len(feasible) == 1:
+            return feasible[0].name
+        totals = self._prioritize(fwk, state, pod, feasible, rec)
+        return self._select_host(feasible, totals)
+
+    def _find_nodes_that_fit(self, fwk, state, pod, rec):
+        diagnosis = Diagnosis()
+        all_nodes = self.snapshot.list()
+        pre_res, status, narrowed_by = fwk.run_pre_filter_plugins(state, pod, all_nodes, rec)
+        diagnosis.unschedulable_plugins = set(narrowed_by) if not status.is_success() else set()
+        if not status.is_success():
+            if not status.is_rejected():
+                raise SchedulingError(status)
+            diagnosis.node_to_status.absent = status
+            diagnosis.pre_filter_msg = status.message()
+            diagnosis.add_plugin_status(status)
+            return [], diagnosis
+        if pod.nominated_node_name:
+            feasible = self._evaluate_nominated_node(fwk, state, pod, diagnosis, rec)
+            if feasible:
+                return feasible, diagnosis
+        nodes = all_nodes
+        if pre_res is not None and not pre_res.all_nodes():
+            nodes = [ni for ni in all_nodes if ni.name in pre_res.node_names]
+            diagnosis.node_to_status.absent = Status(
+                Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowed_by))}]")
+        feasible = self._find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, rec)
+        processed = len(feasible) + len(diagnosis.node_to_status)
+        self.next_start_node_index = (self.next_start_node_index + processed) % len(all_nodes)
+        return self._filter_with_extenders(pod, feasible, diagnosis, rec), diagnosis
+
+    def _evaluate_nominated_node(self, fwk, state, pod, diagnosis, rec):
+        ni = self.snapshot.get(pod.nominated_node_name)
+        if ni is None:
+            return []
+        feasible = self._find_nodes_that_pass_filters(fwk, state, pod, diagnosis, [ni], rec)
+        return self._filter_with_extenders(pod, feasible, diagnosis, rec)
+
+    def num_feasible_nodes_to_find(self, percentage: int | None, num_all: int) -> int:
+        if num_all < MIN_FEASIBLE_NODES_TO_FIND:
+            return num_all
+        if percentage is None:
+            percentage = self.config.percentage_of_nodes_to_score or 0
+        if percentage == 0:
+            percentage = max(50 - num_all // 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+        return max(num_all * percentage // 100, MIN_FEASIBLE_NODES_TO_FIND)
+
+    def _find_nodes_that_pass_filters(self, fwk, state, pod, diagnosis, nodes, rec):
+        num_all = len(nodes)
+        to_find = self.num_feasible_nodes_to_find(fwk.profile.percentage_of_nodes_to_score,
+                                                  num_all)
+        start = self.next_start_node_index
+        if not fwk.has_filter_plugins():
+            return [nodes[(start + i) % num_all] for i in range(to_find)]
+        feasible = []
+        nominator = self.queue.nominated_pods_for_node if self.queue.nominated else None
+        run = fwk.run_filter_plugins_with_nominated_pods
+        set_status = diagnosis.node_to_status.set
+        for i in range(num_all):
+            ni = nodes[(start + i) % num_all]
+            status = run(state, pod, ni, nominator, rec)
+            if status.code == Code.SUCCESS:
+                feasible.append(ni)
+                if len(feasible) >= to_find:
+                    break
+            elif status.code == Code.ERROR:
+                raise SchedulingError(status)
+            else:
+                set_status(ni.name, status)
+                diagnosis.add_plugin_status(status)
+        return feasible
+
+    def _filter_with_extenders(self, pod, feasible, diagnosis, rec):
+        if not self.extenders or not feasible:
+            return feasible
+        from .extenders.client import filter_with_extenders
+        before = len(feasible)
+        feasible = filter_with_extenders(self.extenders, pod, feasible, diagnosis, rec)
+        if len(feasible) != before:
+            diagnosis.unschedulable_plugins.add("Extender")
+        return feasible
+
+    def _prioritize(self, fwk, state, pod, feasible, rec) -> list[int]:
+        if not self.extenders and not fwk.has_score_plugins():
+            totals = [1] * len(feasible)
+        else:
+            status = fwk.run_pre_score_plugins(state, pod, feasible, rec)
+            if not status.is_success():
+                raise SchedulingError(status)
+            totals, status = fwk.run_score_plugins(state, pod, feasible, rec)
+            if not status.is_success():
+                raise SchedulingError(status)
+            if self.extenders:
+                from .extenders.client import prioritize_with_extenders
+                prioritize_with_extenders(self.extenders, pod, feasible, totals, rec)
+        if rec is not None:
+            rec.total_scores(feasible, totals)
+        return totals
+
+    def _select_host(self, feasible, totals) -> str:
+        """The highest total; ties broken by reservoir sampling with the run's seed."""
+        best, best_score, count = None, None, 0
+        for ni, score in zip(feasible, totals):
+            if best is None or score > best_score:
+                best, best_score, count = ni, score, 1
+            elif score == best_score:
+                count += 1
+                if self.rng.randrange(count) == 0:
+                    best = ni
+        return best.name
+
+    # --- failures ----------------------------------------------------------------------------
+    def _handle_fit_error(self, fwk, state, qpi, fit: FitError, rec) -> None:
+        nominate = None
+        if fwk.post_filter_plugins:
+            result, status = fwk.run_post_filter_plugins(
+                state, qpi.pod, fit.diagnosis.node_to_status, rec)
+            fit.diagnosis.post_filter_msg = status.message()
+            if result is not None:
+                nominate = result.nominated_node_name
+                if nominate and rec is not None:
+                    rec.preemption(nominate, self._victims, None)
+        qpi.unschedulable_plugins = set(fit.diagnosis.unschedulable_plugins)
+        qpi.pending_plugins = set(fit.diagnosis.pending_plugins)
+        self._fail(qpi, "Unschedulable", str(fit), rec, nominate=nominate)
+
+    def _fail(self, qpi, outcome: str, message: str, rec, nominate=None, node=None) -> None:
+        """handleSchedulingFailure: back to the queue, nomination updated, event recorded."""
+        self.queue.add_unschedulable(qpi, message)
+        self._change_marks[qpi.pod.uid] = self.changes
+        if nominate is not None:
+            self.queue.add_nominated(qpi.pod, nominate)
+            if nominate and self.observer is not None:
+                self.observer.pod_event("nominated", qpi.pod, self.clock, {"node": nominate})
+        if rec is not None:
+            rec.finish(outcome, node, message, self.clock)
+
+    def _rejected_after_assume(self, b: Binding, status: Status) -> None:
+        """Reserve, Permit or binding failed: the pod leaves the node and is retried."""
+        b.fwk.run_reserve_plugins_unreserve(b.state, b.pod, b.host, b.rec)
+        self.cache.forget(b.pod)
+        if status.is_rejected():
+            b.qpi.unschedulable_plugins = {status.plugin} if status.plugin else set()
+            diagnosis = Diagnosis()
+            diagnosis.node_to_status.set(b.host, status)
+            message = str(FitError(b.pod, 1, diagnosis))
+            self._fail(b.qpi, "Rejected", message, b.rec, nominate="", node=b.host)
+        else:
+            self._fail(b.qpi, "Error", status.message(), b.rec, nominate="", node=b.host)
+
+    # --- reserve, permit and the binding cycle -----------------------------------------------
+    def _assume_reserve_permit(self, b: Binding) -> None:
+        self.queue.delete_nominated(b.pod.uid)
+        self.cache.assume(b.pod, b.host)
+        status = b.fwk.run_reserve_plugins_reserve(b.state, b.pod, b.host, b.rec)
+        if not status.is_success():
+            self._rejected_after_assume(b, status)
+            return
+        status, waits = b.fwk.run_permit_plugins(b.state, b.pod, b.host, b.rec)
+        if status.is_wait():
+            self._wait_on_permit(b, waits)
+            return
+        if not status.is_success():
+            self._rejected_after_assume(b, status)
+            return
+        self.queue.done(b.pod.uid)
+        self._binding_cycle(b)
+
+    def _wait_on_permit(self, b: Binding, waits: dict[str, float]) -> None:
+        wp = WaitingPod(self, b, waits)
+        self.waiting[b.pod.uid] = wp
+        self.queue.done(b.pod.uid)
+        if self.observer is not None:
+            self.observer.pod_event("waiting", b.pod, self.clock, {"plugins": dict(waits)})
+        for plugin, timeout in waits.items():
+            message = f"rejected due to timeout after waiting {go_duration(timeout)} at plugin {plugin}"
+            self.at(self.clock + timeout,
+                    lambda wp=wp, plugin=plugin, m=message: plugin in wp.deadlines
+                    and wp.reject(plugin, m))
+
+    def resolve_waiting(self, wp: WaitingPod) -> None:
+        """A waiting pod was allowed or rejected: continue its binding cycle now."""
+        self.waiting.pop(wp.pod.uid, None)
+        self.at(self.clock, lambda: self._after_wait(wp))
+
+    def _after_wait(self, wp: WaitingPod) -> None:
+        if wp.status.is_success():
+            self._binding_cycle(wp.binding)
+            return
+        self._rejected_after_assume(wp.binding, wp.status)
+        self.cluster_event("AssignedPodDelete")
+
+    def _binding_cycle(self, b: Binding) -> None:
+        status = b.fwk.run_pre_bind_plugins(b.state, b.pod, b.host, b.rec)
+        if status.is_success():
+            status = self._bind(b)
+        if not status.is_success():
+            self._rejected_after_assume(b, status)
+            self.cluster_event("AssignedPodDelete")
+            return
+        self.cache.finish_binding(b.pod)
+        b.pod.start_time = RUN_EPOCH + self.clock
+        b.pod.obj.setdefault("spec", {})["nodeName"] = b.host
+        if b.pod.key in self.bindings:
+            self.bindings[b.pod.key] = b.host
+        b.fwk.run_post_bind_plugins(b.state, b.pod, b.host, b.rec)
+        if b.rec is not None:
+            b.rec.finish("Bound", b.host, "", self.clock)
+        if self.observer is not None:
+            self.observer.pod_event("bound", b.pod, self.clock, {"node": b.host})
+        self.cluster_event("AssignedPodAdd")
+
+    def _bind(self, b: Binding) -> Status:
+        if self.extenders:
+            from .extenders.client import bind_with_extender
+            status = bind_with_extender(self.extenders, b.pod, b.host, b.rec)
+            if status is not None:
+                return status
+        status = b.fwk.run_bind_plugins(b.state, b.pod, b.host, b.rec)
+        if status.is_skip():
+            return Status(Code.ERROR, f'no bind plugin bound pod "{b.pod.key}"')
+        return status
+
+    # --- deletions (preemption victims) ------------------------------------------------------
+    def delete_pod(self, pod, reason: str) -> None:
+        """Start a graceful deletion; the pod keeps its resources until the grace period ends."""
+        wp = self.waiting.get(pod.uid)
+        if wp is not None:
+            wp.reject("DefaultPreemption" if reason == "preempted" else reason, reason)
+            return
+        if pod.terminating:
+            return
+        pod.deletion_time = self.clock
+        self._victims.append(pod.key)
+        if pod.node_name in self.cache.node_infos:
+            self.cache.touch(pod.node_name)
+        if self.observer is not None:
+            self.observer.pod_event(reason, pod, self.clock, {"node": pod.node_name})
+        grace = (pod.spec.get("terminationGracePeriodSeconds"))
+        grace = DEFAULT_GRACE_PERIOD if grace is None else float(grace)
+        self.at(self.clock + grace, lambda: self._finish_deletion(pod))
+
+    def _finish_deletion(self, pod) -> None:
+        self.cache.remove_pod(pod)
+        self.queue.delete(pod.uid)
+        if self.observer is not None:
+            self.observer.pod_event("deleted", pod, self.clock, {"node": pod.node_name})
+        self.cluster_event("AssignedPodDelete")
+
+    # --- results -----------------------------------------------------------------------------
+    def pending_reasons(self) -> dict[str, str]:
+        """Why each still-pending pod of the input is pending."""
+        out = {key: f'no profile for schedulerName "{name}"' for key, name in self.no_profile.items()}
+        for qpi in self.queue.pending():
+            out[qpi.pod.key] = qpi.message or qpi.queue
+        for wp in self.waiting.values():
+            out[wp.pod.key] = f"waiting on permit: {', '.join(wp.pending_plugins())}"
+        return out
+
+
+def _parse_time(text: str) -> float:
+    from datetime import datetime
+    try:
+        return datetime.fromisoformat(str(text).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return RUN_EPOCH

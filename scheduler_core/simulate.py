@@ -1,0 +1,79 @@
+"""simulate(): load files, build the scheduler, run it to the end, return the trace."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .config import parse_configuration
+from .errors import InputError
+from .framework.registry import default_registry
+from .loader import load_files
+from .observe import TraceObserver
+from .scheduler import Scheduler
+
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class SimulationResult:
+    scheduler: Scheduler
+    trace: TraceObserver | None
+
+    def to_json(self) -> dict:
+        return {
+            "schemaVersion": SCHEMA_VERSION,
+            "bindings": dict(self.scheduler.bindings),
+            "cycles": self.trace.to_list() if self.trace else [],
+        }
+
+
+def build_scheduler(paths: list[str], *, config_file: str | None = None, seed: int = 0,
+                    observer=None, out_of_tree: dict | None = None, warn=None,
+                    texts: dict[str, str] | None = None) -> Scheduler:
+    registry = default_registry(out_of_tree)
+    cluster = load_files(list(paths) + ([config_file] if config_file else []), texts)
+    if config_file and cluster.config_file != config_file:
+        raise InputError("no KubeSchedulerConfiguration document", file=config_file)
+    for line in cluster.warnings:
+        if warn is not None:
+            warn(line)
+    config = parse_configuration(cluster.config, registry, file=cluster.config_file)
+    return Scheduler(cluster, config, seed=seed, observer=observer, registry=registry)
+
+
+def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
+             max_cycles: int | None = None, out_of_tree: dict | None = None,
+             warn=None, observe: bool = True) -> SimulationResult:
+    trace = TraceObserver() if observe else None
+    scheduler = build_scheduler(paths, config_file=config_file, seed=seed, observer=trace,
+                                out_of_tree=out_of_tree, warn=warn)
+    scheduler.run(max_cycles)
+    return SimulationResult(scheduler, trace)
+
+
+def format_table(result: SimulationResult) -> str:
+    s = result.scheduler
+    reasons = s.pending_reasons()
+    rows = [(key, node or "-", "" if node else reasons.get(key, "pending"))
+            for key, node in s.bindings.items()]
+    width = max([len("POD")] + [len(r[0]) for r in rows])
+    node_width = max([len("NODE")] + [len(r[1]) for r in rows])
+    lines = [f"{'POD':<{width}}  {'NODE':<{node_width}}  REASON"]
+    lines += [f"{k:<{width}}  {n:<{node_width}}  {why}".rstrip() for k, n, why in rows]
+    bound = sum(1 for n in s.bindings.values() if n)
+    lines.append("")
+    lines.append(f"{bound} of {len(s.bindings)} pods bound in {s.cycle_count} cycles, "
+                 f"virtual time {s.clock:g}s")
+    return "\n".join(lines) + "\n"
+
+
+def list_plugins() -> str:
+    from .framework.interfaces import EXTENSION_POINTS
+    from .framework.handle import FakeHandle
+    registry = default_registry()
+    lines = []
+    for name in registry.names():
+        spec = registry.spec(name)
+        plugin = spec.new(spec.default_args({}), FakeHandle())
+        points = [p for p, iface in EXTENSION_POINTS.items() if isinstance(plugin, iface)]
+        lines.append(f"{name:<34} {', '.join(points)}")
+    return "\n".join(lines)
