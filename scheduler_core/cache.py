@@ -65,9 +65,7 @@ class Cache:
             old = snapshot.node_info_map[name]
             fresh.image_states = old.image_states
             affinity_changed |= bool(old.pods_with_affinity or fresh.pods_with_affinity)
-            snapshot.node_info_map[name] = fresh
-        snapshot.node_info_list = [snapshot.node_info_map[ni.name]
-                                   for ni in snapshot.node_info_list]
+            snapshot.replace(fresh)
         if affinity_changed:
             snapshot.refresh_lists()
         self._dirty.clear()

@@ -38,6 +38,7 @@ class Snapshot:
     def __init__(self, node_infos: list[NodeInfo]):
         self.node_info_list = node_tree_order(node_infos)
         self.node_info_map = {ni.name: ni for ni in self.node_info_list}
+        self.position = {ni.name: i for i, ni in enumerate(self.node_info_list)}
         self.refresh_lists()
         self.refresh_image_states()
 
@@ -58,6 +59,11 @@ class Snapshot:
                 name: ImageStateSummary(size, spread[name])
                 for names, size in ni.images for name in names
             }
+
+    def replace(self, fresh: NodeInfo) -> None:
+        """Swap in a newer copy of one node's info, keeping list order."""
+        self.node_info_map[fresh.name] = fresh
+        self.node_info_list[self.position[fresh.name]] = fresh
 
     def get(self, name: str) -> NodeInfo | None:
         return self.node_info_map.get(name)

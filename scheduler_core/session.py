@@ -1,0 +1,93 @@
+"""A run that can be stepped, inspected and rebuilt: what the Celery tasks drive.
+
+A run is fully determined by its documents, its configuration and its seed, so a worker that
+lost its in-memory scheduler rebuilds it by replaying the cycles already done, unobserved.
+"""
+from __future__ import annotations
+
+from .config import parse_configuration
+from .framework.registry import default_registry
+from .loader import load_documents
+from .observe import Observer
+from .queue import ACTIVE, BACKOFF, GATED, UNSCHEDULABLE
+from .scheduler import Scheduler
+
+
+class RunSession:
+    def __init__(self, sources: list[tuple[str, list]], config: dict | None, seed: int = 0,
+                 out_of_tree: dict | None = None):
+        registry = default_registry(out_of_tree)
+        cluster = load_documents(sources)
+        cfg = parse_configuration(config if config is not None else cluster.config, registry)
+        self.scheduler = Scheduler(cluster, cfg, seed=seed, registry=registry)
+        self.finished = False
+
+    @property
+    def cycles(self) -> int:
+        return self.scheduler.cycle_count
+
+    def replay(self, cycles: int) -> None:
+        """Bring a fresh session to where a run was, without observing."""
+        self.advance(cycles, observer=None)
+
+    def advance(self, cycles: int | None, observer: Observer | None = None) -> int:
+        """Run up to `cycles` scheduling cycles (None: to the end); returns how many ran."""
+        sched = self.scheduler
+        sched.observer = observer
+        sched.queue._events = sched._queue_event if observer is not None else None
+        done = 0
+        while cycles is None or done < cycles:
+            if not sched.step():
+                self.finished = True
+                break
+            done += 1
+        sched.observer = None
+        sched.queue._events = None
+        return done
+
+    def state(self, max_nodes: int | None = None) -> dict:
+        """Queues, waiting pods and node usage: what a client joining late needs first."""
+        s = self.scheduler
+        return {
+            "time": s.clock,
+            "cycles": s.cycle_count,
+            "finished": self.finished,
+            "queues": queue_state(s),
+            "nodes": [node_summary(ni) for ni in s.cache.node_infos.values()][:max_nodes],
+            "bindings": dict(s.bindings),
+        }
+
+
+def queue_state(s: Scheduler) -> dict:
+    q, now = s.queue, s.clock
+    entries = {ACTIVE: [], BACKOFF: [], UNSCHEDULABLE: [], GATED: [], "waitingOnPermit": []}
+    for qpi in sorted(q.active):
+        entries[ACTIVE].append(_pod_entry(qpi))
+    for qpi in sorted(q.backoff.values(), key=q.backoff_expiry):
+        entries[BACKOFF].append(_pod_entry(qpi, remaining=round(q.backoff_expiry(qpi) - now, 3)))
+    for qpi in q.unschedulable.values():
+        entries[qpi.queue].append(_pod_entry(qpi, reason=qpi.message, plugin=qpi.gated_by or
+                                             ",".join(sorted(qpi.unschedulable_plugins))))
+    for wp in s.waiting.values():
+        entries["waitingOnPermit"].append({
+            "pod": wp.pod.key, "node": wp.binding.host,
+            "plugins": {p: round(t - now, 3) for p, t in wp.deadlines.items()}})
+    return entries
+
+
+def _pod_entry(qpi, **extra) -> dict:
+    entry = {"pod": qpi.pod.key, "priority": qpi.pod.priority, "attempts": qpi.attempts}
+    if qpi.pod.nominated_node_name:
+        entry["nominatedNode"] = qpi.pod.nominated_node_name
+    entry.update({k: v for k, v in extra.items() if v not in (None, "")})
+    return entry
+
+
+def node_summary(ni) -> dict:
+    alloc, req = ni.allocatable, ni.requested
+    resources = {"cpu": [req.milli_cpu, alloc.milli_cpu], "memory": [req.memory, alloc.memory],
+                 "pods": [len(ni.pods), alloc.allowed_pod_number]}
+    for name, value in alloc.scalar.items():
+        resources[name] = [req.scalar.get(name, 0), value]
+    return {"name": ni.name, "resources": resources,
+            "pods": [{"pod": p.key, "terminating": p.terminating} for p in ni.pods]}

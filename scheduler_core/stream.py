@@ -1,0 +1,74 @@
+"""A bounded per-cycle summary for live streams: never per-node detail for every node.
+
+Each cycle becomes one small dict: the pod, outcome, node, message, per extension point the
+plugins' codes, the filter rejections as a histogram, and the top few total scores.
+"""
+from __future__ import annotations
+
+from .observe import CycleRecorder, Observer
+
+TOP_SCORES = 5
+
+
+class SummaryRecorder(CycleRecorder):
+    __slots__ = ("data", "_rejected")
+
+    def __init__(self, index, time, pod, profile):
+        self.data = {"index": index, "time": time, "pod": pod.key, "profile": profile,
+                     "outcome": None, "node": None, "message": "", "points": {},
+                     "filter": {"feasible": 0, "rejected": {}}, "topScores": []}
+
+    def point(self, point, plugin, status, node=None, timeout=None, detail=None):
+        entry = {"plugin": plugin, "code": status.code.label}
+        if status.reasons:
+            entry["reasons"] = status.reasons[:3]
+        if timeout is not None:
+            entry["timeout"] = timeout
+        self.data["points"].setdefault(point, []).append(entry)
+
+    def filter(self, node_name, trail):
+        plugin, status = trail[-1]
+        summary = self.data["filter"]
+        if status is None:
+            summary["feasible"] += 1
+        else:
+            summary["rejected"][plugin] = summary["rejected"].get(plugin, 0) + 1
+
+    def total_scores(self, nodes, totals):
+        ranked = sorted(zip(totals, (n.name for n in nodes)), key=lambda t: (-t[0], t[1]))
+        self.data["topScores"] = [{"node": n, "score": t} for t, n in ranked[:TOP_SCORES]]
+
+    def preemption(self, nominated_node, victims, detail):
+        self.data["preemption"] = {"nominatedNode": nominated_node, "victims": victims[:20]}
+
+    def finish(self, outcome, node, message, time):
+        self.data.update(outcome=outcome, node=node, message=message[:2000], endTime=time)
+
+
+class SummaryObserver(Observer):
+    """Calls emit(kind, payload) for each finished cycle and each queue or pod event."""
+
+    def __init__(self, emit):
+        self.emit = emit
+
+    def begin_cycle(self, index, time, pod, profile):
+        return _EmittingRecorder(index, time, pod, profile, self.emit)
+
+    def queue_event(self, queue, qpi, time):
+        self.emit("queue", {"pod": qpi.pod.key, "queue": queue, "time": time,
+                            "reason": qpi.message[:500] if qpi.message else ""})
+
+    def pod_event(self, event, pod, time, detail=None):
+        self.emit("pod", {"pod": pod.key, "event": event, "time": time, **(detail or {})})
+
+
+class _EmittingRecorder(SummaryRecorder):
+    __slots__ = ("_emit",)
+
+    def __init__(self, index, time, pod, profile, emit):
+        super().__init__(index, time, pod, profile)
+        self._emit = emit
+
+    def finish(self, outcome, node, message, time):
+        super().finish(outcome, node, message, time)
+        self._emit("cycle", self.data)
