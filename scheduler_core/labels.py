@@ -76,7 +76,8 @@ def match_node_selector_term(term: dict, node_labels: dict, node_name: str) -> b
                                     tuple(expr.get("values") or ())):
             return False
     for field in fields:
-        if field.get("key") != "metadata.name":
+        # Go parses matchFields as a field selector: only metadata.name, one value each.
+        if field.get("key") != "metadata.name" or len(field.get("values") or ()) != 1:
             return False
         if not _requirement_matches({"metadata.name": node_name}, "metadata.name",
                                     field.get("operator"), tuple(field.get("values") or ())):
