@@ -22,7 +22,9 @@ SYSTEM_PRIORITY_CLASSES = {
 }
 HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000
 CONFIG_KIND = "KubeSchedulerConfiguration"
-EXTRA_KINDS = ("PodGroup", "Service", "ReplicaSet", "StatefulSet", "ReplicationController")
+EXTRA_KINDS = ("PodGroup", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
+               "CSIDriver", "CSIStorageCapacity")
+DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 
 
 @dataclass
@@ -186,11 +188,27 @@ class _Builder:
                 raise InputError(f'no PriorityClass with name "{name}" was found',
                                  obj=f"Pod {meta.get('namespace') or 'default'}/{meta['name']}",
                                  field="spec.priorityClassName")
+        _default_storage(self.cluster.objects)
         defaults = [n for n, pc in classes.items() if pc.get("globalDefault")]
         if len(defaults) > 1:
             raise InputError(f"more than one globalDefault PriorityClass: {defaults}",
                              obj=f"PriorityClass {defaults[1]}", field="globalDefault")
         return self.cluster
+
+
+def _default_storage(objects) -> None:
+    """What the API server would have filled in: a class's binding mode, a claim's class."""
+    for sc in objects.storage_classes.values():
+        sc.setdefault("volumeBindingMode", "Immediate")
+    default = next((name for name, sc in objects.storage_classes.items()
+                    if ((sc.get("metadata") or {}).get("annotations") or {})
+                    .get(DEFAULT_CLASS_ANNOTATION) == "true"), None)
+    if default is None:
+        return
+    for pvc in objects.pvcs.values():
+        spec = pvc.setdefault("spec", {})
+        if "storageClassName" not in spec:
+            spec["storageClassName"] = default
 
 
 def _add_node(cluster, obj, label, key):
@@ -237,6 +255,7 @@ _HANDLERS = {
     "CSINode": lambda c, o, label, k: c.objects.csinodes.__setitem__(k, o),
 }
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup", "Service",
+               "CSIStorageCapacity",
                "ReplicaSet", "StatefulSet", "ReplicationController"}
 
 

@@ -28,6 +28,12 @@ class _OrderedSet(dict):
         self.setdefault(name, None)
 
 
+def _describe(plugin, state) -> dict | None:
+    """What a stateful plugin did this cycle, for observers (VolumeBinding's assumptions)."""
+    describe = getattr(plugin, "describe", None)
+    return describe(state) if describe is not None else None
+
+
 def _interface_name(point: str) -> str:
     return point[0].upper() + point[1:] + "Plugin"
 
@@ -346,7 +352,7 @@ class Framework:
         for pl in self.reserve_plugins:
             status = pl.reserve(state, pod, node_name) or Status()
             if rec is not None:
-                rec.point("reserve", pl.name(), status, node=node_name)
+                rec.point("reserve", pl.name(), status, node=node_name, detail=_describe(pl, state))
             if not status.is_success():
                 if status.is_rejected():
                     return status.with_plugin(pl.name())
@@ -358,7 +364,8 @@ class Framework:
         for pl in reversed(self.reserve_plugins):
             pl.unreserve(state, pod, node_name)
             if rec is not None:
-                rec.point("unreserve", pl.name(), Status(), node=node_name)
+                rec.point("unreserve", pl.name(), Status(), node=node_name,
+                          detail=_describe(pl, state))
 
     def run_permit_plugins(self, state, pod, node_name, rec=None):
         """(Status, {plugin: timeout}) — Wait when any plugin waits and none rejects."""
@@ -389,7 +396,7 @@ class Framework:
         for pl in self.pre_bind_plugins:
             status = pl.pre_bind(state, pod, node_name) or Status()
             if rec is not None:
-                rec.point("preBind", pl.name(), status, node=node_name)
+                rec.point("preBind", pl.name(), status, node=node_name, detail=_describe(pl, state))
             if status.is_skip():
                 continue
             if not status.is_success():

@@ -7,8 +7,12 @@ required affinity and anti-affinity terms. Filter then only looks those counts u
 from __future__ import annotations
 
 from ...framework.cycle_state import CycleState, StateData
-from ...framework.interfaces import (FilterPlugin, PreFilterExtensions, PreFilterPlugin,
-                                     PreFilterResult)
+from ...framework.interfaces import (
+    FilterPlugin,
+    PreFilterExtensions,
+    PreFilterPlugin,
+    PreFilterResult,
+)
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
 from ..names import INTER_POD_AFFINITY
@@ -53,8 +57,15 @@ def update_with_anti_affinity_terms(counts: dict, terms: list[AffinityTerm], pod
 class PreFilterState(StateData):
     """Topology pair -> count maps, plus the incoming pod's terms (namespace selectors merged)."""
 
-    __slots__ = ("existing_anti_affinity_counts", "affinity_counts", "anti_affinity_counts",
-                 "pod", "affinity_terms", "anti_affinity_terms", "namespace_labels")
+    __slots__ = (
+        "affinity_counts",
+        "affinity_terms",
+        "anti_affinity_counts",
+        "anti_affinity_terms",
+        "existing_anti_affinity_counts",
+        "namespace_labels",
+        "pod",
+    )
 
     def __init__(self, pod: PodInfo, affinity_terms: list[AffinityTerm],
                  anti_affinity_terms: list[AffinityTerm], namespace_labels: dict,

@@ -21,10 +21,8 @@ class InterPodAffinity(Filtering, Scoring, EnqueueExtensions):
 
     def __init__(self, args: dict, handle):
         self.handle = handle
-        self.hard_pod_affinity_weight = int(args.get("hardPodAffinityWeight",
-                                                     DEFAULT_HARD_POD_AFFINITY_WEIGHT))
-        self.ignore_preferred_terms_of_existing_pods = bool(
-            args.get("ignorePreferredTermsOfExistingPods", False))
+        self.hard_pod_affinity_weight = args["hardPodAffinityWeight"]
+        self.ignore_preferred_terms_of_existing_pods = args["ignorePreferredTermsOfExistingPods"]
 
     def events_to_register(self) -> set[str]:
         # Pod add/label update/delete: an assigned pod may now satisfy the pod's affinity or no
@@ -34,22 +32,46 @@ class InterPodAffinity(Filtering, Scoring, EnqueueExtensions):
                 "NodeAdd", "NodeUpdate"}
 
 
+def _json_kind(value) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _decode_error(field: str, value, go_type: str) -> TypeError:
+    """What the strict decoder says when a field has the wrong JSON type."""
+    return TypeError(f"json: cannot unmarshal {_json_kind(value)} into Go struct field "
+                     f"InterPodAffinityArgs.{field} of type {go_type}")
+
+
 def default_args(args: dict) -> dict:
-    """SetDefaults_InterPodAffinityArgs: hardPodAffinityWeight 1 when unset."""
+    """Decodes the args as the v1 types do and applies SetDefaults_InterPodAffinityArgs:
+    hardPodAffinityWeight 1 when unset."""
     out = dict(args or {})
-    if out.get("hardPodAffinityWeight") is None:
+    weight = out.get("hardPodAffinityWeight")
+    if weight is None:
         out["hardPodAffinityWeight"] = DEFAULT_HARD_POD_AFFINITY_WEIGHT
-    out.setdefault("ignorePreferredTermsOfExistingPods", False)
+    elif isinstance(weight, float) and weight.is_integer():
+        out["hardPodAffinityWeight"] = int(weight)  # YAML 1.0 reaches Go's decoder as JSON 1
+    elif isinstance(weight, bool) or not isinstance(weight, int):
+        raise _decode_error("hardPodAffinityWeight", weight, "int32")
+    ignore = out.get("ignorePreferredTermsOfExistingPods")
+    if ignore is None:
+        out["ignorePreferredTermsOfExistingPods"] = False
+    elif not isinstance(ignore, bool):
+        raise _decode_error("ignorePreferredTermsOfExistingPods", ignore, "bool")
     return out
 
 
 def validate_args(args: dict, path: str) -> list[str]:
-    """ValidateInterPodAffinityArgs."""
-    field = f"{path}.hardPodAffinityWeight" if path else "hardPodAffinityWeight"
+    """ValidateInterPodAffinityArgs: hardPodAffinityWeight within [0, 100]."""
     weight = args.get("hardPodAffinityWeight", DEFAULT_HARD_POD_AFFINITY_WEIGHT)
-    if isinstance(weight, bool) or not isinstance(weight, int):
-        return [invalid(field, weight, "must be an integer")]
     if not MIN_HARD_POD_AFFINITY_WEIGHT <= weight <= MAX_HARD_POD_AFFINITY_WEIGHT:
+        field = f"{path}.hardPodAffinityWeight" if path else "hardPodAffinityWeight"
         return [invalid(field, weight, f"not in valid range [{MIN_HARD_POD_AFFINITY_WEIGHT}, "
                                        f"{MAX_HARD_POD_AFFINITY_WEIGHT}]")]
     return []

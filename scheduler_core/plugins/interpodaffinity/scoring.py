@@ -9,8 +9,13 @@ A node's score is the sum over the topology keys it carries; NormalizeScore scal
 from __future__ import annotations
 
 from ...framework.cycle_state import CycleState, StateData
-from ...framework.interfaces import (MAX_NODE_SCORE, NodeScore, PreScorePlugin, ScoreExtensions,
-                                     ScorePlugin)
+from ...framework.interfaces import (
+    MAX_NODE_SCORE,
+    NodeScore,
+    PreScorePlugin,
+    ScoreExtensions,
+    ScorePlugin,
+)
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
 from ..names import INTER_POD_AFFINITY

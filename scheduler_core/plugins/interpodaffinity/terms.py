@@ -142,7 +142,7 @@ def compile_selector(selector: dict | None) -> LabelSelector:
 class AffinityTerm:
     """A processed PodAffinityTerm; weight is set for preferred (weighted) terms."""
 
-    __slots__ = ("namespaces", "selector", "topology_key", "namespace_selector", "weight")
+    __slots__ = ("namespace_selector", "namespaces", "selector", "topology_key", "weight")
 
     def __init__(self, namespaces: frozenset, selector: LabelSelector, topology_key: str,
                  namespace_selector: LabelSelector, weight: int = 0):
@@ -216,8 +216,13 @@ class ParsedAffinity:
     """framework.PodInfo's four term lists. A list that fails to parse is empty and its error
     is kept (NewPodInfo's aggregate); the scheduler's cache keeps such pods with no terms."""
 
-    __slots__ = ("required_affinity", "required_anti_affinity", "preferred_affinity",
-                 "preferred_anti_affinity", "error")
+    __slots__ = (
+        "error",
+        "preferred_affinity",
+        "preferred_anti_affinity",
+        "required_affinity",
+        "required_anti_affinity",
+    )
 
     def __init__(self, pod: PodInfo):
         affinity = pod.affinity or {}

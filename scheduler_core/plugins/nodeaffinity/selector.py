@@ -92,7 +92,8 @@ def is_valid_label_value(value: str) -> list[str]:
     if _byte_len(value) > _LABEL_VALUE_MAX:
         errs.append(_max_len_error(_LABEL_VALUE_MAX))
     if not _LABEL_VALUE_RE.fullmatch(value):
-        errs.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+        errs.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT,
+                                 "MyValue", "my_value", "12345"))
     return errs
 
 
@@ -182,8 +183,9 @@ def _label_requirements(exprs: list, path: str) -> tuple[list, list[str]]:
                                          "for 'Gt', 'Lt' operators, exactly one value is required"))
             for j, v in enumerate(values):
                 if parse_int64(v) is None:
-                    req_errs.append(_invalid(f"{value_path}[{j}]", v,
-                                             "for 'Gt', 'Lt' operators, the value must be an integer"))
+                    req_errs.append(_invalid(
+                        f"{value_path}[{j}]", v,
+                        "for 'Gt', 'Lt' operators, the value must be an integer"))
             if len(values) == 1:
                 arg = parse_int64(values[0])
         for j, v in enumerate(values):

@@ -24,8 +24,15 @@ IGNORE = "Ignore"
 class Constraint:
     """topologySpreadConstraint: a v1.TopologySpreadConstraint with its selector compiled."""
 
-    __slots__ = ("max_skew", "topology_key", "selector", "selector_key", "min_domains",
-                 "node_affinity_policy", "node_taints_policy")
+    __slots__ = (
+        "max_skew",
+        "min_domains",
+        "node_affinity_policy",
+        "node_taints_policy",
+        "selector",
+        "selector_key",
+        "topology_key",
+    )
 
     def __init__(self, max_skew: int, topology_key: str, selector: LabelSelector,
                  min_domains: int = 1, node_affinity_policy: str = HONOR,
@@ -42,15 +49,19 @@ class Constraint:
         return Constraint(self.max_skew, self.topology_key, selector, self.min_domains,
                           self.node_affinity_policy, self.node_taints_policy)
 
+    def honors_policies(self, affinity) -> bool:
+        """Whether matches_inclusion_policies can exclude any node for this pod."""
+        return (self.node_affinity_policy == HONOR and affinity is not None) \
+            or self.node_taints_policy == HONOR
+
     def matches_inclusion_policies(self, pod, node_info, affinity) -> bool:
         """matchNodeInclusionPolicies: the node counts for this constraint's domains."""
         if self.node_affinity_policy == HONOR and affinity is not None \
                 and not affinity(node_info):
             return False
-        if self.node_taints_policy == HONOR and node_info.taints and find_untolerated_taint(
-                node_info.taints, pod.tolerations, does_not_schedule) is not None:
-            return False
-        return True
+        return not (self.node_taints_policy == HONOR and node_info.taints
+                    and find_untolerated_taint(node_info.taints, pod.tolerations,
+                                               does_not_schedule) is not None)
 
     def __repr__(self):
         return (f"Constraint(maxSkew={self.max_skew}, topologyKey={self.topology_key!r}, "
@@ -121,6 +132,15 @@ def node_labels_match_spread_constraints(node_labels: dict, constraints) -> bool
         if c.topology_key not in node_labels:
             return False
     return True
+
+
+def nodes_with_all_topology_keys(node_infos, constraints) -> list:
+    """The nodes whose labels hold every constraint's topology key, in order."""
+    keys = list(dict.fromkeys(c.topology_key for c in constraints))
+    if len(keys) == 1:
+        key = keys[0]
+        return [ni for ni in node_infos if key in ni.labels]
+    return [ni for ni in node_infos if all(k in ni.labels for k in keys)]
 
 
 def pod_labels_match_spread_constraints(constraints, pod_labels: dict) -> bool:
@@ -215,9 +235,12 @@ class MatchCounter:
     alive here so its id stays unique) and NodeInfo.generation, which every add and remove
     bumps. It keeps the matching pods rather than their number because a graceful deletion
     marks a pod terminating without touching its node, and terminating pods do not count.
+
+    A nil labelSelector counts nothing; an empty one ({}) counts every pod of the namespace,
+    as kubernetes/kubernetes#141340 fixed it (before, {} wrongly counted nothing too).
     """
 
-    LIMIT = 100_000
+    LIMIT = 50_000  # entries before the memo is dropped, bounding what it keeps alive
 
     __slots__ = ("_entries",)
 
@@ -225,27 +248,37 @@ class MatchCounter:
         self._entries: dict[int, tuple] = {}
 
     def count(self, node_info, constraint: Constraint, namespace: str) -> int:
+        return self.count_all((node_info,), constraint, namespace)[0]
+
+    def count_all(self, node_infos, constraint: Constraint, namespace: str) -> list[int]:
+        """The matching-pod count of each node, in order (the hot loop of PreFilter/PreScore)."""
         selector = constraint.selector
-        if selector.is_empty():
-            return 0
-        pods = node_info.pods
-        if not pods:
-            return 0
-        entry = self._entries.get(id(pods))
-        if entry is None or entry[0] is not pods or entry[1] != node_info.generation:
-            if len(self._entries) >= self.LIMIT:
-                self._entries.clear()
-            entry = (pods, node_info.generation, {})
-            self._entries[id(pods)] = entry
-        memo = entry[2]
-        key = (namespace, constraint.selector_key)
-        matched = memo.get(key)
-        if matched is None:
-            matches = selector.matches
-            matched = memo[key] = tuple(
-                p for p in pods if p.namespace == namespace and matches(p.labels))
-        n = 0
-        for p in matched:
-            if p.deletion_time is None:
-                n += 1
-        return n
+        if selector.nothing:
+            return [0] * len(node_infos)
+        entries = self._entries
+        memo_key = (namespace, constraint.selector_key)
+        matches = selector.matches
+        out = []
+        append = out.append
+        for node_info in node_infos:
+            pods = node_info.pods
+            if not pods:
+                append(0)
+                continue
+            generation = node_info.generation
+            entry = entries.get(id(pods))
+            if entry is None or entry[0] is not pods or entry[1] != generation:
+                if len(entries) >= self.LIMIT:
+                    entries.clear()
+                entry = entries[id(pods)] = (pods, generation, {})
+            memo = entry[2]
+            matched = memo.get(memo_key)
+            if matched is None:
+                matched = memo[memo_key] = tuple(
+                    p for p in pods if p.namespace == namespace and matches(p.labels))
+            n = 0
+            for p in matched:
+                if p.deletion_time is None:
+                    n += 1
+            append(n)
+        return out

@@ -49,8 +49,9 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
         taint = find_untolerated_taint(node_info.taints, pod.tolerations, does_not_schedule)
         if taint is None:
             return None
-        return Status.unresolvable(
-            f"node(s) had untolerated taint {{{taint.get('key') or ''}: {taint.get('value') or ''}}}")
+        # Go prints the taint with "{%s: %s}", so an empty value leaves "{key: }".
+        key, value = taint.get("key") or "", taint.get("value") or ""
+        return Status.unresolvable(f"node(s) had untolerated taint {{{key}: {value}}}")
 
     # PreScore
 

@@ -1,0 +1,339 @@
+"""VolumeBinding: binds a pod's PersistentVolumeClaims as part of scheduling (volume_binding.go).
+
+PreFilter sorts the pod's claims and rejects pods whose Immediate claims are still unbound;
+Filter checks bound volumes' node affinity and finds static volumes or provisioning for
+WaitForFirstConsumer claims; Reserve assumes the choice in memory, Unreserve forgets it,
+PreBind writes it to the cluster objects. Score (VolumeCapacityPriority, alpha in v1.31 and
+off by default) prefers nodes whose static volumes fit the claims most tightly.
+"""
+from __future__ import annotations
+
+import math
+
+from ...errors import ConfigError, invalid, required
+from ...framework.cycle_state import StateData
+from ...framework.interfaces import (
+    MAX_NODE_SCORE,
+    EnqueueExtensions,
+    FilterPlugin,
+    PreBindPlugin,
+    PreFilterPlugin,
+    PreScorePlugin,
+    ReservePlugin,
+    ScorePlugin,
+)
+from ...framework.status import Code, Status
+from .. import names
+from ..helper import go_div
+from . import storage as st
+from .binder import PodVolumeClaims, VolumeBinder
+
+NAME = names.VOLUME_BINDING
+STATE_KEY = NAME
+DECISIONS_KEY = "VolumeBinding/decisions"
+ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
+DEFAULT_BIND_TIMEOUT_SECONDS = 600
+MAX_UTILIZATION = 100
+MAX_CUSTOM_PRIORITY_SCORE = 10
+FEATURE_GATE = "VolumeCapacityPriority"
+DEFAULT_SHAPE = [{"utilization": 0, "score": 0},
+                 {"utilization": 100, "score": MAX_CUSTOM_PRIORITY_SCORE}]
+
+
+class _StateData(StateData):
+    """The pod's claims (PreFilter) and, per feasible node, what Filter found."""
+
+    def __init__(self, pod_volume_claims: PodVolumeClaims | None = None):
+        self.all_bound = False
+        self.pod_volume_claims = pod_volume_claims
+        self.pod_volumes_by_node: dict = {}
+        self.has_static_bindings = False
+
+    def clone(self):
+        # Shared on purpose, as in Go: Filter results must outlive the preemption dry runs.
+        return self
+
+
+def _decisions(state) -> dict:
+    """The record of what Reserve assumed, Unreserve reverted and PreBind wrote."""
+    record = state.get(DECISIONS_KEY)
+    if record is None:
+        record = {"assumed": [], "reverted": [], "bound": [], "provisioned": []}
+        state.write(DECISIONS_KEY, record)
+    return record
+
+
+def build_broken_linear_function(shape: list[tuple[int, int]]):
+    """helper.BuildBrokenLinearFunction over (utilization, score) points."""
+    def f(p: int) -> int:
+        for i, (utilization, score) in enumerate(shape):
+            if p <= utilization:
+                if i == 0:
+                    return shape[0][1]
+                prev_u, prev_s = shape[i - 1]
+                return prev_s + go_div((score - prev_s) * (p - prev_u), utilization - prev_u)
+        return shape[-1][1]
+    return f
+
+
+def build_scorer(shape: list[tuple[int, int]]):
+    """buildScorerFunction: per class utilization through the shape, averaged, rounded."""
+    raw = build_broken_linear_function(shape)
+
+    def class_score(requested: int, capacity: int) -> int:
+        if capacity == 0 or requested > capacity:
+            return raw(MAX_UTILIZATION)
+        return raw(go_div(requested * MAX_UTILIZATION, capacity))
+
+    def scorer(class_resources: dict[str, tuple[int, int]]) -> int:
+        if not class_resources:
+            return 0
+        total = sum(class_score(r, c) for r, c in class_resources.values())
+        # math.Round rounds half away from zero; scores are never negative.
+        return math.floor(total / len(class_resources) + 0.5)
+    return scorer
+
+
+class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin,
+                    PreBindPlugin, EnqueueExtensions):
+    NAME = NAME
+
+    def __init__(self, handle, bind_timeout_seconds: int, scorer=None):
+        self.handle = handle
+        self.binder = VolumeBinder(handle, bind_timeout_seconds)
+        self.scorer = scorer
+
+    # --- PreFilter -----------------------------------------------------------------------------
+
+    def _pod_has_pvcs(self, pod) -> tuple[bool, str | None]:
+        """podHasPVCs: whether any volume uses a claim, and why a claim is unusable."""
+        has_pvc = False
+        for volume in pod.spec.get("volumes") or []:
+            name, ephemeral = st.claim_name_for_volume(pod, volume)
+            if name is None:
+                continue
+            has_pvc = True
+            pvc = self.handle.objects.pvcs.get(f"{pod.namespace}/{name}")
+            if pvc is None:
+                if ephemeral:
+                    # Normal right after the pod was created: say what we are waiting for.
+                    return True, ("waiting for ephemeral volume controller to create the "
+                                  f"persistentvolumeclaim {st.go_quote(name)}")
+                return True, st.not_found("persistentvolumeclaim", name)
+            if (pvc.get("status") or {}).get("phase") == "Lost":
+                return True, (f"persistentvolumeclaim {st.go_quote(name)} bound to non-existent "
+                              f"persistentvolume "
+                              f"{st.go_quote(st.spec(pvc).get('volumeName') or '')}")
+            if st.meta(pvc).get("deletionTimestamp"):
+                return True, f"persistentvolumeclaim {st.go_quote(name)} is being deleted"
+            if ephemeral:
+                err = st.volume_is_for_pod(pod, pvc)
+                if err:
+                    return True, err
+        return has_pvc, None
+
+    def pre_filter(self, state, pod, nodes):
+        has_pvc, err = self._pod_has_pvcs(pod)
+        if err:
+            return None, Status.unresolvable(err)
+        if not has_pvc:
+            state.write(STATE_KEY, _StateData())
+            return None, Status.skip()
+        claims, err = self.binder.get_pod_volume_claims(pod)
+        if err:
+            return None, Status.as_error(err)
+        if claims.unbound_claims_immediate:
+            # The PV controller binds these; the pod waits for it.
+            return None, Status.unresolvable(ERR_UNBOUND_IMMEDIATE)
+        # No PreFilterResult: v1.31.0 narrowed the nodes to the hostnames in bound local PVs'
+        # affinity, wrongly taking hostname label values for node names; its fix
+        # (kubernetes#127584) leaves every node to Filter, as here.
+        state.write(STATE_KEY, _StateData(PodVolumeClaims(
+            bound_claims=claims.bound_claims,
+            unbound_claims_delay_binding=claims.unbound_claims_delay_binding,
+            unbound_volumes_delay_binding=claims.unbound_volumes_delay_binding)))
+        return None, None
+
+    # --- Filter --------------------------------------------------------------------------------
+
+    def filter(self, state, pod, node_info):
+        data = state.get(STATE_KEY)
+        if data is None:
+            return Status.as_error("not found")
+        volumes, reasons, err = self.binder.find_pod_volumes(pod, data.pod_volume_claims,
+                                                             node_info)
+        if err:
+            return Status.as_error(err)
+        if reasons:
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, *reasons)
+        data.pod_volumes_by_node[node_info.name] = volumes
+        data.has_static_bindings = data.has_static_bindings or bool(volumes.static_bindings)
+        return None
+
+    # --- PreScore / Score ----------------------------------------------------------------------
+
+    def pre_score(self, state, pod, nodes):
+        if self.scorer is None:
+            return Status.skip()
+        data = state.get(STATE_KEY)
+        if data is None:
+            return Status.as_error("not found")
+        return None if data.has_static_bindings else Status.skip()
+
+    def score(self, state, pod, node_info):
+        if self.scorer is None:
+            return 0, None
+        data = state.get(STATE_KEY)
+        if data is None:
+            return 0, Status.as_error("not found")
+        volumes = data.pod_volumes_by_node.get(node_info.name)
+        if volumes is None:
+            return 0, None
+        # Requested and capacity of the static bindings, grouped by storage class.
+        classes: dict[str, tuple[int, int]] = {}
+        for binding in volumes.static_bindings:
+            requested, capacity = classes.get(binding.storage_class_name(), (0, 0))
+            classes[binding.storage_class_name()] = (
+                requested + st.requested_bytes(binding.pvc),
+                capacity + st.capacity_bytes(binding.pv))
+        return self.scorer(classes), None
+
+    # --- Reserve / Unreserve -------------------------------------------------------------------
+
+    def reserve(self, state, pod, node_name):
+        data = state.get(STATE_KEY)
+        if data is None:
+            return Status.as_error("not found")
+        volumes = data.pod_volumes_by_node.get(node_name)
+        if volumes is None:
+            # The pod references no claim.
+            data.all_bound = True
+            return None
+        all_bound, assumed, err = self.binder.assume_pod_volumes(pod, node_name, volumes)
+        if err:
+            return Status.as_error(err)
+        data.all_bound = all_bound
+        _decisions(state)["assumed"].extend(assumed)
+        return None
+
+    def unreserve(self, state, pod, node_name):
+        data = state.get(STATE_KEY)
+        if data is None:
+            return
+        volumes = data.pod_volumes_by_node.get(node_name)
+        if volumes is None:
+            return
+        reverted = self.binder.revert_assumed(volumes)
+        if reverted:
+            _decisions(state)["reverted"].extend(reverted)
+
+    # --- PreBind -------------------------------------------------------------------------------
+
+    def pre_bind(self, state, pod, node_name):
+        data = state.get(STATE_KEY)
+        if data is None:
+            return Status.as_error("not found")
+        if data.all_bound:
+            return None
+        volumes = data.pod_volumes_by_node.get(node_name)
+        if volumes is None:
+            return Status.as_error(f"no pod volumes found for node {st.go_quote(node_name)}")
+        bound, provisioned, err = self.binder.bind_pod_volumes(pod, node_name, volumes)
+        record = _decisions(state)
+        record["bound"].extend(bound)
+        record["provisioned"].extend(provisioned)
+        if err:
+            return Status.as_error(err)
+        return None
+
+    def describe(self, state) -> dict:
+        """What this cycle assumed, reverted, bound and provisioned, for the trace."""
+        record = state.get(DECISIONS_KEY) or {}
+        return {k: list(record.get(k, [])) for k in ("assumed", "reverted", "bound",
+                                                      "provisioned")}
+
+    # --- EnqueueExtensions ---------------------------------------------------------------------
+
+    def events_to_register(self) -> set[str]:
+        # StorageClass, PVC, PV, CSINode, CSIDriver and CSIStorageCapacity Add|Update;
+        # Node Add|UpdateNodeLabel|UpdateNodeTaint.
+        return {"StorageClassAdd", "StorageClassUpdate", "PvcAdd", "PvcUpdate", "PvAdd",
+                "PvUpdate", "NodeAdd", "NodeUpdate", "CSINodeAdd", "CSINodeUpdate",
+                "CSIDriverAdd", "CSIDriverUpdate", "CSIStorageCapacityAdd",
+                "CSIStorageCapacityUpdate"}
+
+
+def _child(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _go_shape(shape) -> str:
+    """%#v of a []config.UtilizationShapePoint, as field.Invalid prints it."""
+    points = ", ".join(
+        f"config.UtilizationShapePoint{{Utilization:{p.get('utilization', 0)}, "
+        f"Score:{p.get('score', 0)}}}" for p in shape or [])
+    return f"[]config.UtilizationShapePoint{{{points}}}"
+
+
+def validate_function_shape(shape, path: str) -> list[str]:
+    """validateFunctionShape: points sorted by utilization, both values in range."""
+    if not shape:
+        return [required(path, "at least one point must be specified")]
+    errs = []
+    for i in range(1, len(shape)):
+        if shape[i - 1].get("utilization", 0) >= shape[i].get("utilization", 0):
+            errs.append(invalid(f"{path}[{i}].utilization", shape[i].get("utilization", 0),
+                                "values must be sorted in increasing order"))
+            break
+    for i, point in enumerate(shape):
+        utilization, score = point.get("utilization", 0), point.get("score", 0)
+        if utilization < 0 or utilization > MAX_UTILIZATION:
+            errs.append(invalid(f"{path}[{i}].utilization", utilization,
+                                f"not in valid range [0, {MAX_UTILIZATION}]"))
+        if score < 0 or score > MAX_CUSTOM_PRIORITY_SCORE:
+            errs.append(invalid(f"{path}[{i}].score", score,
+                                f"not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]"))
+    return errs
+
+
+def default_args(args: dict, feature_gates: dict | None = None) -> dict:
+    """SetDefaults_VolumeBindingArgs: bindTimeoutSeconds 600; the default shape only when the
+    VolumeCapacityPriority feature gate is on."""
+    out = dict(args or {})
+    if out.get("bindTimeoutSeconds") is None:
+        out["bindTimeoutSeconds"] = DEFAULT_BIND_TIMEOUT_SECONDS
+    if not out.get("shape") and (feature_gates or {}).get(FEATURE_GATE):
+        out["shape"] = [dict(p) for p in DEFAULT_SHAPE]
+    return out
+
+
+def validate_args(args: dict, path: str, feature_gates: dict | None = None) -> list[str]:
+    """ValidateVolumeBindingArgsWithOptions."""
+    errs = []
+    timeout = args.get("bindTimeoutSeconds", 0)
+    if timeout < 0:
+        errs.append(invalid(_child(path, "bindTimeoutSeconds"), timeout,
+                            "invalid BindTimeoutSeconds, should not be a negative value"))
+    shape = args.get("shape")
+    if (feature_gates or {}).get(FEATURE_GATE):
+        errs += validate_function_shape(shape, _child(path, "shape"))
+    elif shape is not None:
+        # Refused while the feature is off, so it cannot take effect unnoticed later.
+        errs.append(f"{_child(path, 'shape')}: Invalid value: {_go_shape(shape)}: "
+                    "unsupported field")
+    return errs
+
+
+def new(args: dict, handle) -> VolumeBinding:
+    gates = getattr(handle, "feature_gates", None) or {}
+    args = default_args(args, gates)
+    errs = validate_args(args, "", gates)
+    if errs:
+        raise ConfigError(errs)
+    scorer = None
+    if gates.get(FEATURE_GATE):
+        scorer = build_scorer([(p.get("utilization", 0),
+                                p.get("score", 0) * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE))
+                               for p in args.get("shape") or []])
+    return VolumeBinding(handle, args.get("bindTimeoutSeconds", DEFAULT_BIND_TIMEOUT_SECONDS),
+                         scorer)
