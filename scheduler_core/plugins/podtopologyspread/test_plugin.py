@@ -11,6 +11,7 @@ from ._testutil import (
     DNS,
     FOO,
     HONOR,
+    IGNORE,
     SA,
     ep,
     hn,
