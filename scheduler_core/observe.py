@@ -86,7 +86,15 @@ def _entry(plugin, status, node=None, timeout=None, detail=None) -> dict:
     return entry
 
 
-_SUCCESS = {"code": "Success", "reasons": []}
+_SUCCESS_ENTRIES: dict[str, dict] = {}
+
+
+def _success(plugin: str) -> dict:
+    """One shared (never mutated) Success entry per plugin: most filter results are these."""
+    entry = _SUCCESS_ENTRIES.get(plugin)
+    if entry is None:
+        entry = _SUCCESS_ENTRIES[plugin] = {"plugin": plugin, "code": "Success", "reasons": []}
+    return entry
 
 
 class TraceRecorder(CycleRecorder):
@@ -107,7 +115,7 @@ class TraceRecorder(CycleRecorder):
 
     def filter(self, node_name, trail):
         self.data["filter"][node_name] = [
-            {"plugin": p, **_SUCCESS} if s is None else s.to_dict(p) for p, s in trail]
+            _success(p) if s is None else s.to_dict(p) for p, s in trail]
 
     def score(self, plugin, nodes, raw, normalized, weight):
         self.data["score"][plugin] = {

@@ -321,31 +321,40 @@ class Framework:
             name = pl.name()
             if name in state.skip_score_plugins:
                 continue
-            scores = []
-            for ni in nodes:
-                value, status = pl.score(state, pod, ni)
-                if status is not None and not status.is_success():
-                    return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
-                                        f"{status.message()}", plugin=name)
-                scores.append(NodeScore(ni.name, value))
-            raw = [s.score for s in scores] if rec is not None else None
-            ext = pl.score_extensions()
-            if ext is not None:
-                status = ext.normalize_score(state, pod, scores)
-                if status is not None and not status.is_success():
-                    return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
-                                        f"{status.message()}", plugin=name)
+            values, status = self._score_one(pl, state, pod, nodes, rec)
+            if status is not None:
+                return None, status
             weight = self.weights.get(name, 1)
-            for i, s in enumerate(scores):
-                if not MIN_NODE_SCORE <= s.score <= MAX_NODE_SCORE:
+            for i, value in enumerate(values):
+                if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
                     return None, Status(
-                        Code.ERROR, f'plugin "{name}" returns an invalid score {s.score}, it should '
+                        Code.ERROR, f'plugin "{name}" returns an invalid score {value}, it should '
                         f"in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing",
                         plugin=name)
-                totals[i] += s.score * weight
-            if rec is not None:
-                rec.score(name, nodes, raw, [s.score for s in scores], weight)
+                totals[i] += value * weight
         return totals, Status()
+
+    def _score_one(self, pl, state, pod, nodes, rec):
+        """One plugin's scores after NormalizeScore, recording raw and normalized values."""
+        name, score, raw = pl.name(), pl.score, []
+        for ni in nodes:
+            value, status = score(state, pod, ni)
+            if status is not None and status.code != Code.SUCCESS:
+                return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
+                                    f"{status.message()}", plugin=name)
+            raw.append(value)
+        values = raw
+        ext = pl.score_extensions()
+        if ext is not None:
+            scores = [NodeScore(ni.name, v) for ni, v in zip(nodes, raw)]
+            status = ext.normalize_score(state, pod, scores)
+            if status is not None and not status.is_success():
+                return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
+                                    f"{status.message()}", plugin=name)
+            values = [s.score for s in scores]
+        if rec is not None:
+            rec.score(name, nodes, raw, values, self.weights.get(name, 1))
+        return values, None
 
     # --- reserve, permit, binding cycle ----------------------------------------------------
     def run_reserve_plugins_reserve(self, state, pod, node_name, rec=None) -> Status:
