@@ -1,0 +1,262 @@
+"""Django settings for the scheduling playground.
+
+Two ways to run, chosen by the environment alone:
+
+* Embedded (no variables set): SQLite file ``db.sqlite3`` in the repository root, an
+  in-memory channel layer, and Celery tasks run inside the server process on a small
+  thread pool (see ``playground.tasking``). Meant for one person on 127.0.0.1.
+* Services: ``DATABASE_URL`` (PostgreSQL) and/or ``REDIS_URL`` (Celery broker and
+  result backend, and the channels-redis layer). Each works on its own.
+
+Every variable is read through the strict helpers in ``playground.env``: a bad value
+stops start-up with an ``ImproperlyConfigured`` error naming the variable.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from playground.env import env_bool, env_choice, env_int, env_list, env_str, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- Mode -----------------------------------------------------------------------------
+
+DATABASE_URL = env_url("DATABASE_URL", schemes={"postgres", "postgresql", "pgsql", "sqlite"})
+REDIS_URL = env_url("REDIS_URL", schemes={"redis", "rediss", "unix"})
+# "embedded": tasks run in-process; "services": tasks go to Celery workers via Redis.
+PLAYGROUND_TASK_MODE = "services" if REDIS_URL else "embedded"
+EMBEDDED = not (DATABASE_URL or REDIS_URL)
+
+# --- Core -----------------------------------------------------------------------------
+
+# DEBUG defaults to on only in the fully embedded mode (one person on 127.0.0.1).
+DEBUG = env_bool("DJANGO_DEBUG", default=EMBEDDED)
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if SECRET_KEY is None:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "Environment variable DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off "
+            '(for example: python3 -c "import secrets; print(secrets.token_urlsafe(64))").'
+        )
+    SECRET_KEY = "django-insecure-playground-development-key-do-not-use-in-production"
+
+if DEBUG:
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+else:
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured(
+            "Environment variable DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is off "
+            "(a comma-separated list of host names, e.g. playground.example.com)."
+        )
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if not _origin.startswith(("http://", "https://")):
+        raise ImproperlyConfigured(
+            f"Environment variable DJANGO_CSRF_TRUSTED_ORIGINS={','.join(CSRF_TRUSTED_ORIGINS)!r}"
+            f" is invalid: {_origin!r} must start with http:// or https://."
+        )
+
+INSTALLED_APPS = [
+    "daphne",  # first: its runserver (ASGI) replaces Django's
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "playground",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    # Serves collected static files when DEBUG is off (runserver does it when DEBUG is on).
+    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "playground.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "playground.wsgi.application"
+ASGI_APPLICATION = "playground.asgi.application"
+
+# --- Database -------------------------------------------------------------------------
+
+if DATABASE_URL:
+    try:
+        _database = dj_database_url.parse(
+            DATABASE_URL,
+            # Persistent connections are not safe under ASGI; keep 0 unless you know better.
+            conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 0, minimum=0),
+            conn_health_checks=True,
+        )
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"Environment variable DATABASE_URL is invalid: {exc}."
+        ) from None
+else:
+    _database = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": BASE_DIR / "db.sqlite3",
+        "OPTIONS": {
+            # The embedded task threads write while requests read: wait instead of failing.
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+DATABASES = {"default": _database}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files (frontend/ holds the JS and CSS) ------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "frontend"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Hashed, compressed files (after collectstatic) when DEBUG is off.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    },
+}
+
+# --- Security (all on when DEBUG is off; `manage.py check --deploy` passes) -----------
+
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# --- Channels -------------------------------------------------------------------------
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Celery (read by playground/celery.py, namespace CELERY_) ------------------------
+
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_RESULT_EXPIRES = 24 * 3600
+else:
+    # No broker at all: playground.tasking runs tasks with task.apply() in-process.
+    # A stray task.delay() runs inline rather than looking for a broker on localhost.
+    CELERY_BROKER_URL = "memory://"
+    # In-process results, so task code may call self.update_state() in either mode.
+    CELERY_RESULT_BACKEND = "cache+memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    CELERY_TASK_STORE_EAGER_RESULT = False
+
+# Embedded mode: threads that run tasks in the server process.
+PLAYGROUND_TASK_THREADS = env_int("PLAYGROUND_TASK_THREADS", 3, minimum=1, maximum=32)
+# Run embedded tasks inline when the transaction commits (tests switch this on).
+PLAYGROUND_TASKS_SYNC = env_bool("PLAYGROUND_TASKS_SYNC", False)
+
+# --- REST framework and OpenAPI -------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Scheduling Playground API",
+    "DESCRIPTION": "Explore the Kubernetes scheduling framework: clusters, pods, plugins, runs.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc assets come from drf-spectacular-sidecar, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Logging --------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "playground": {
+            "level": env_choice(
+                "PLAYGROUND_LOG_LEVEL", ["DEBUG", "INFO", "WARNING", "ERROR"], "INFO"
+            ),
+            "handlers": ["console"],
+            "propagate": False,
+        },
+    },
+}

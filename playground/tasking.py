@@ -1,0 +1,146 @@
+"""Run Celery tasks after the current transaction commits, in either mode.
+
+``enqueue_on_commit(task, **kwargs)`` is the one way views start background work:
+
+* services mode (``REDIS_URL`` set): on commit, ``task.delay(**kwargs)`` sends it to a
+  Celery worker through the Redis broker;
+* embedded mode (no broker): on commit, ``task.apply(kwargs=kwargs)`` runs the very
+  same task function on a small thread pool inside the server process, so the
+  request returns at once. With ``PLAYGROUND_TASKS_SYNC`` on (tests) it runs inline
+  at commit time and exceptions propagate.
+
+Tasks that push progress to WebSocket clients should use ``group_send`` from here: in
+embedded mode the in-memory channel layer lives on the server's event loop, and a
+worker thread must hand the send to that loop rather than start a loop of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections, connections, transaction
+
+logger = logging.getLogger(__name__)
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+_pending: set[Future] = set()
+_pending_lock = threading.Lock()
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def services_mode() -> bool:
+    return settings.PLAYGROUND_TASK_MODE == "services"
+
+
+def enqueue_on_commit(task, *, using: str | None = None, **kwargs) -> None:
+    """Start ``task`` with keyword arguments ``kwargs`` once the transaction commits.
+
+    Outside a transaction (autocommit) it starts at once. If the transaction rolls
+    back, the task never starts.
+    """
+    if services_mode():
+        transaction.on_commit(lambda: task.delay(**kwargs), using=using)
+    elif settings.PLAYGROUND_TASKS_SYNC:
+        transaction.on_commit(lambda: _run_inline(task, kwargs), using=using)
+    else:
+        transaction.on_commit(lambda: _submit(task, kwargs), using=using)
+
+
+def _run_inline(task, kwargs: dict) -> None:
+    task.apply(kwargs=kwargs, throw=True)
+
+
+def _get_executor() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.PLAYGROUND_TASK_THREADS,
+                thread_name_prefix="playground-task",
+            )
+        return _executor
+
+
+def _submit(task, kwargs: dict) -> Future:
+    future = _get_executor().submit(_run_in_thread, task, kwargs)
+    with _pending_lock:
+        _pending.add(future)
+    future.add_done_callback(_forget)
+    return future
+
+
+def _forget(future: Future) -> None:
+    with _pending_lock:
+        _pending.discard(future)
+
+
+def _run_in_thread(task, kwargs: dict):
+    close_old_connections()
+    try:
+        result = task.apply(kwargs=kwargs)
+        if result.failed():
+            logger.error(
+                "Task %s(%r) failed:\n%s", task.name, kwargs, result.traceback or result.result
+            )
+        return result
+    finally:
+        # This thread's own database connections; the next task opens fresh ones.
+        connections.close_all()
+
+
+def wait_for_embedded_tasks(timeout: float | None = None) -> bool:
+    """Block until every embedded task submitted so far has finished (tests, shutdown).
+
+    Returns False if some were still running when ``timeout`` ran out.
+    """
+    with _pending_lock:
+        futures = list(_pending)
+    _, not_done = wait(futures, timeout=timeout)
+    return not not_done
+
+
+# --- Channel layer access from task code ----------------------------------------------
+
+
+def remember_server_loop(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Record the ASGI server's event loop (called by playground.asgi on each request)."""
+    global _server_loop
+    _server_loop = loop or asyncio.get_running_loop()
+
+
+def group_send(group: str, message: dict, *, timeout: float = 10) -> None:
+    """Send ``message`` to a channel-layer group from synchronous task code.
+
+    Works in a Celery worker, in an embedded task thread and in plain sync code.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _server_loop
+    if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running():
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not loop:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout)
+            return
+    async_to_sync(layer.group_send)(group, message)
+
+
+class RememberServerLoopMiddleware:
+    """ASGI middleware: remember the running loop, then pass the connection on."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        remember_server_loop()
+        return await self.inner(scope, receive, send)

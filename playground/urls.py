@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from playground import views
+
+urlpatterns = [
+    path("", views.HomeView.as_view(), name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="playground/redoc.html"),
+        name="redoc",
+    ),
+    path("api/auth/", include("rest_framework.urls")),
+]

@@ -1,0 +1,16 @@
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.generic import TemplateView
+
+from playground.health import run_checks
+
+
+class HomeView(TemplateView):
+    template_name = "playground/home.html"
+
+
+@never_cache
+async def healthz(request):
+    """Database, channel layer and broker status; 200 when all are ok, else 503."""
+    report = await run_checks()
+    return JsonResponse(report, status=200 if report["ok"] else 503)

@@ -1,0 +1,56 @@
+"""Messages cross the channels-redis layer between separate layer instances."""
+
+import asyncio
+import uuid
+
+import pytest
+from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+from django.conf import settings
+
+pytestmark = pytest.mark.services
+
+
+def new_layer():
+    """A layer of its own, as another server process or a worker would have."""
+    return RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+
+
+def test_the_default_layer_is_redis():
+    assert isinstance(get_channel_layer(), RedisChannelLayer)
+
+
+def test_a_message_sent_by_one_layer_is_received_by_another():
+    async def scenario():
+        sender, receiver = new_layer(), new_layer()
+        try:
+            channel = await receiver.new_channel()
+            nonce = uuid.uuid4().hex
+            await sender.send(channel, {"type": "test.message", "nonce": nonce})
+            message = await asyncio.wait_for(receiver.receive(channel), 10)
+            return nonce, message
+        finally:
+            await sender.close_pools()
+            await receiver.close_pools()
+
+    nonce, message = asyncio.run(scenario())
+    assert message == {"type": "test.message", "nonce": nonce}
+
+
+def test_a_group_message_reaches_a_member_on_another_layer():
+    group = f"test-{uuid.uuid4().hex}"
+
+    async def scenario():
+        sender, receiver = new_layer(), new_layer()
+        try:
+            channel = await receiver.new_channel()
+            await receiver.group_add(group, channel)
+            await sender.group_send(group, {"type": "run.progress", "cycle": 3})
+            message = await asyncio.wait_for(receiver.receive(channel), 10)
+            await receiver.group_discard(group, channel)
+            return message
+        finally:
+            await sender.close_pools()
+            await receiver.close_pools()
+
+    assert asyncio.run(scenario()) == {"type": "run.progress", "cycle": 3}

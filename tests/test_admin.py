@@ -1,0 +1,47 @@
+"""Django admin at /admin/ and the REST framework defaults."""
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+
+
+def test_the_admin_asks_anonymous_users_to_log_in(client, db):
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/")
+
+
+def test_the_admin_opens_for_a_superuser(admin_client):
+    assert admin_client.get("/admin/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_tokens_can_be_issued():
+    user = User.objects.create_user("alice", password="correct horse battery staple")
+    token = Token.objects.create(user=user)
+    assert len(token.key) == 40
+
+
+def test_rest_framework_requires_authentication_by_default():
+    conf = settings.REST_FRAMEWORK
+    assert conf["DEFAULT_PERMISSION_CLASSES"] == ["rest_framework.permissions.IsAuthenticated"]
+    assert conf["DEFAULT_AUTHENTICATION_CLASSES"] == [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ]
+    assert conf["DEFAULT_PAGINATION_CLASS"] == "rest_framework.pagination.PageNumberPagination"
+    assert conf["DEFAULT_SCHEMA_CLASS"] == "drf_spectacular.openapi.AutoSchema"
+
+
+def test_installed_apps_start_with_daphne_and_include_the_stack():
+    apps = settings.INSTALLED_APPS
+    assert apps[0] == "daphne"
+    for app in (
+        "channels",
+        "rest_framework",
+        "rest_framework.authtoken",
+        "drf_spectacular",
+        "playground",
+    ):
+        assert app in apps

@@ -1,0 +1,135 @@
+"""playground.tasking: tasks start after commit, in-process (embedded) or via Celery."""
+
+import asyncio
+import threading
+import uuid
+from unittest import mock
+
+import pytest
+from celery import shared_task
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from playground import tasking
+from scheduler_core.tasks import ping
+
+calls = []
+release = threading.Event()
+
+
+@shared_task
+def record(value):
+    calls.append((value, threading.current_thread().name))
+    return value
+
+
+@shared_task
+def wait_then_record(value):
+    assert release.wait(10), "the test never released the task"
+    calls.append((value, threading.current_thread().name))
+    return value
+
+
+@shared_task
+def explode():
+    raise RuntimeError("boom")
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    calls.clear()
+    release.clear()
+    yield
+    release.set()
+    assert tasking.wait_for_embedded_tasks(timeout=10)
+
+
+def test_ping_returns_its_value():
+    assert ping.apply(kwargs={"value": "hello"}).get() == "hello"
+    assert ping.name == "scheduler_core.tasks.ping"
+
+
+@pytest.mark.django_db
+def test_it_runs_the_task_after_commit(embedded_mode, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        tasking.enqueue_on_commit(record, value=1)
+        assert calls == []  # not before the commit
+    assert [value for value, _ in calls] == [1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_never_runs_the_task_when_the_transaction_rolls_back(embedded_mode):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        tasking.enqueue_on_commit(record, value=2)
+        raise RuntimeError("roll back")
+    assert calls == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_runs_at_once_outside_a_transaction(embedded_mode):
+    tasking.enqueue_on_commit(record, value=3)
+    assert [value for value, _ in calls] == [3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sync_mode_propagates_task_errors(embedded_mode):
+    with pytest.raises(RuntimeError, match="boom"):
+        tasking.enqueue_on_commit(explode)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_mode_runs_on_a_worker_thread_without_blocking(embedded_mode):
+    embedded_mode.PLAYGROUND_TASKS_SYNC = False
+    with transaction.atomic():
+        tasking.enqueue_on_commit(wait_then_record, value=4)
+    # The commit has happened and enqueue returned while the task is still waiting.
+    assert calls == []
+    release.set()
+    assert tasking.wait_for_embedded_tasks(timeout=10)
+    assert len(calls) == 1
+    value, thread_name = calls[0]
+    assert value == 4
+    assert thread_name.startswith("playground-task")
+    assert thread_name != threading.current_thread().name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_mode_logs_a_failing_task(embedded_mode, caplog):
+    embedded_mode.PLAYGROUND_TASKS_SYNC = False
+    tasking.enqueue_on_commit(explode)
+    assert tasking.wait_for_embedded_tasks(timeout=10)
+    assert "tests.test_tasking.explode" in caplog.text
+    assert "boom" in caplog.text
+
+
+@pytest.mark.django_db
+def test_services_mode_calls_delay_after_commit(settings, django_capture_on_commit_callbacks):
+    settings.PLAYGROUND_TASK_MODE = "services"
+    task = mock.Mock()
+    with django_capture_on_commit_callbacks(execute=True):
+        tasking.enqueue_on_commit(task, run_id=7, cycles=3)
+        task.delay.assert_not_called()
+    task.delay.assert_called_once_with(run_id=7, cycles=3)
+    task.apply.assert_not_called()
+
+
+def test_group_send_from_a_task_thread_reaches_the_server_loop(embedded_mode, monkeypatch):
+    """Embedded tasks run on threads; their WebSocket pushes must reach the server loop."""
+    monkeypatch.setattr(tasking, "_server_loop", None)
+    group = f"test-{uuid.uuid4().hex}"
+
+    async def scenario():
+        tasking.remember_server_loop()
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        receiving = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0)  # the receiver is now waiting on this loop
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            None, tasking.group_send, group, {"type": "run.progress", "cycle": 5}
+        )
+        return await asyncio.wait_for(receiving, 5)
+
+    message = asyncio.run(scenario())
+    assert message == {"type": "run.progress", "cycle": 5}
