@@ -184,8 +184,10 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
         raw=raw,
     )
     _validate_backoff(cfg, errors)
-    if "parallelism" in raw and (not isinstance(raw["parallelism"], int) or raw["parallelism"] <= 0):
-        errors.append(invalid("parallelism", raw["parallelism"], "should be an integer value greater than zero"))
+    parallelism = raw.get("parallelism", 16)
+    if not isinstance(parallelism, int) or parallelism <= 0:
+        errors.append(invalid("parallelism", parallelism,
+                              "should be an integer value greater than zero"))
     raw_profiles = raw.get("profiles") or [{}]
     seen_names: set[str] = set()
     for i, rp in enumerate(raw_profiles):
@@ -209,8 +211,11 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     if not errors:
         errors += _validate_frameworks(cfg, registry)
     if not errors:
-        from .extenders.config import validate_extenders  # extenders are optional to a profile
+        # extenders are optional to a profile
+        from .extenders.config import apply_ignored_resources, validate_extenders
         errors += validate_extenders(cfg.extenders)
+        if not errors:
+            errors += apply_ignored_resources(cfg.profiles, cfg.extenders)
     if errors:
         raise ConfigError(errors, file=file)
     return cfg
@@ -238,9 +243,11 @@ def _validate_frameworks(cfg: Configuration, registry: Registry) -> list[str]:
             errors.append(f"profiles[{i}]: {exc}")
             continue
         queue_sorts.append([p for p in expanded["queueSort"]])
-    if not errors and any(qs != queue_sorts[0] for qs in queue_sorts[1:]):
-        errors.append(invalid("profiles[1].plugins.queueSort", queue_sorts[1],
-                              "queueSort must be the same for all profiles"))
+    differing = [i for i, qs in enumerate(queue_sorts) if qs != queue_sorts[0]]
+    if not errors and differing:
+        # validateCommonQueueSort names the first profile that differs from the first one.
+        errors.append(invalid(f"profiles[{differing[0]}].plugins.queueSort",
+                              queue_sorts[differing[0]], "must be the same for all profiles"))
     return errors
 
 

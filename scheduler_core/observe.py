@@ -16,7 +16,12 @@ class CycleRecorder:
     def filter(self, node_name: str, trail: list) -> None:
         """trail: [(plugin, Status or None for Success)], stopping at the first rejection."""
 
-    def score(self, plugin: str, nodes, raw: list[int], normalized: list[int], weight: int) -> None:
+    def extender_filter(self, node_name: str, plugin: str, status,
+                        detail: dict | None = None) -> None:
+        """An extender's verdict on a node that passed the Filter plugins: after its trail."""
+
+    def score(self, plugin: str, nodes, raw: list[int], normalized: list[int], weight: int,
+              detail: dict | None = None) -> None:
         pass
 
     def total_scores(self, nodes, totals: list[int]) -> None:
@@ -117,9 +122,14 @@ class TraceRecorder(CycleRecorder):
         self.data["filter"][node_name] = [
             _success(p) if s is None else s.to_dict(p) for p, s in trail]
 
-    def score(self, plugin, nodes, raw, normalized, weight):
+    def extender_filter(self, node_name, plugin, status, detail=None):
+        self.data["filter"].setdefault(node_name, []).append(
+            _entry(plugin, status, detail=detail))
+
+    def score(self, plugin, nodes, raw, normalized, weight, detail=None):
+        extra = {"detail": detail} if detail else {}
         self.data["score"][plugin] = {
-            ni.name: {"raw": r, "normalized": n, "weighted": n * weight}
+            ni.name: {"raw": r, "normalized": n, "weighted": n * weight, **extra}
             for ni, r, n in zip(nodes, raw, normalized)}
 
     def total_scores(self, nodes, totals):

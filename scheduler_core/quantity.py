@@ -4,7 +4,7 @@ cpu is kept in millicores and everything else in whole units, both rounded up as
 Quantity.MilliValue() and Quantity.Value() round.
 """
 import re
-from decimal import Decimal, InvalidOperation, ROUND_CEILING
+from decimal import ROUND_CEILING, Decimal, InvalidOperation
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL = {
@@ -26,7 +26,8 @@ def parse_quantity(value) -> Decimal:
         raise QuantityError(f"quantities must match the regular expression: {value!r}")
     if isinstance(value, int | float):
         return Decimal(str(value))
-    match = _QUANTITY.match(str(value).strip()) if isinstance(value, str) else None
+    # No strip(): apimachinery rejects leading and trailing whitespace (" 1", "1 ").
+    match = _QUANTITY.fullmatch(value) if isinstance(value, str) else None
     if not match:
         raise QuantityError(
             f"quantities must match the regular expression "

@@ -17,7 +17,12 @@ from .framework.registry import Registry, default_registry
 from .framework.runtime import Framework
 from .framework.status import Code, Status
 from .loader import Cluster
-from .queue import UNSCHEDULABLE, UNSCHEDULABLE_FLUSH_PERIOD, MAX_UNSCHEDULABLE_STAY, SchedulingQueue
+from .queue import (
+    MAX_UNSCHEDULABLE_STAY,
+    UNSCHEDULABLE,
+    UNSCHEDULABLE_FLUSH_PERIOD,
+    SchedulingQueue,
+)
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -25,6 +30,8 @@ DEFAULT_GRACE_PERIOD = 30.0
 # Pods bound during a run start after every pod of the input (for preemption's start-time rule).
 RUN_EPOCH = 4_000_000_000.0
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+# Where DefaultPreemption leaves the candidates it weighed and why its node won, for the trace.
+PREEMPTION_DETAIL_KEY = "DefaultPreemption/detail"
 
 
 class SchedulingError(Exception):
@@ -119,6 +126,12 @@ class ProfileHandle:
     def get_waiting_pod(self, uid: str):
         return self._s.waiting.get(uid)
 
+    def list_pods(self) -> list:
+        """Every pod of the cluster, as the informer's pod lister has them: pending, waiting,
+        assumed or bound, and deleted ones until their grace period is over."""
+        placed = self._s.cache.pods
+        return [p for p in self._s.pods if not p.terminating or p.uid in placed]
+
     def delete_pod(self, pod, reason: str = "preempted") -> None:
         self._s.delete_pod(pod, reason)
 
@@ -179,7 +192,7 @@ class Scheduler:
         if not self.config.extenders:
             return []
         from .extenders.client import build_extenders
-        return build_extenders(self.config.extenders)
+        return build_extenders(self.config.extenders, node_infos=lambda: self.snapshot)
 
     def _place_initial_pods(self) -> None:
         for pi in self.pods:
@@ -211,9 +224,11 @@ class Scheduler:
 
     def activate(self, pods) -> None:
         for pod in pods:
-            qpi = self.queue.unschedulable.pop(pod.uid, None) or self.queue.backoff.pop(pod.uid, None)
+            queue = self.queue
+            qpi = queue.unschedulable.pop(pod.uid, None) or queue.backoff.pop(pod.uid, None)
             if qpi is not None:
-                self.queue._place(qpi, "activeQ")
+                # moveToActiveQ runs PreEnqueue again: a gated pod stays gated.
+                self.queue._enqueue_gated_or_active(qpi)
 
     # --- the event loop ----------------------------------------------------------------------
     def at(self, time: float, action) -> None:
@@ -289,7 +304,9 @@ class Scheduler:
             self._handle_fit_error(fwk, state, qpi, fit, rec)
             return
         except SchedulingError as err:
-            self._fail(qpi, "Error", err.status.message(), rec, nominate="")
+            # "no nodes available" is UnschedulableAndUnresolvable in Go, not an error.
+            outcome = "Unschedulable" if err.status.is_rejected() else "Error"
+            self._fail(qpi, outcome, err.status.message(), rec, nominate="")
             return
         self._assume_reserve_permit(Binding(qpi, state, host, fwk, rec, index))
 
@@ -309,7 +326,8 @@ class Scheduler:
         diagnosis = Diagnosis()
         all_nodes = self.snapshot.list()
         pre_res, status, narrowed_by = fwk.run_pre_filter_plugins(state, pod, all_nodes, rec)
-        diagnosis.unschedulable_plugins = set(narrowed_by) if not status.is_success() else set()
+        # Plugins whose PreFilterResult left nodes out rejected those nodes (Go sets this always).
+        diagnosis.unschedulable_plugins = set(narrowed_by)
         if not status.is_success():
             if not status.is_rejected():
                 raise SchedulingError(status)
@@ -422,7 +440,7 @@ class Scheduler:
             if result is not None:
                 nominate = result.nominated_node_name
                 if nominate and rec is not None:
-                    rec.preemption(nominate, self._victims, None)
+                    rec.preemption(nominate, self._victims, state.get(PREEMPTION_DETAIL_KEY))
         qpi.unschedulable_plugins = set(fit.diagnosis.unschedulable_plugins)
         qpi.pending_plugins = set(fit.diagnosis.pending_plugins)
         self._fail(qpi, "Unschedulable", str(fit), rec, nominate=nominate)
@@ -438,10 +456,17 @@ class Scheduler:
         if rec is not None:
             rec.finish(outcome, node, message, self.clock)
 
-    def _rejected_after_assume(self, b: Binding, status: Status) -> None:
-        """Reserve, Permit or binding failed: the pod leaves the node and is retried."""
+    def _rejected_after_assume(self, b: Binding, status: Status,
+                               in_binding_cycle: bool = False) -> None:
+        """Reserve, Permit or binding failed: the pod leaves the node and is retried.
+
+        Forgetting a pod in the binding cycle frees its node as a deletion would
+        (handleBindingCycleError); that event moves the other pods, never the pod itself.
+        """
         b.fwk.run_reserve_plugins_unreserve(b.state, b.pod, b.host, b.rec)
         self.cache.forget(b.pod)
+        if in_binding_cycle:
+            self.cluster_event("AssignedPodDelete")
         if status.is_rejected():
             b.qpi.unschedulable_plugins = {status.plugin} if status.plugin else set()
             diagnosis = Diagnosis()
@@ -476,7 +501,8 @@ class Scheduler:
         if self.observer is not None:
             self.observer.pod_event("waiting", b.pod, self.clock, {"plugins": dict(waits)})
         for plugin, timeout in waits.items():
-            message = f"rejected due to timeout after waiting {go_duration(timeout)} at plugin {plugin}"
+            message = (f"rejected due to timeout after waiting {go_duration(timeout)} "
+                       f"at plugin {plugin}")
             self.at(self.clock + timeout,
                     lambda wp=wp, plugin=plugin, m=message: plugin in wp.deadlines
                     and wp.reject(plugin, m))
@@ -490,16 +516,14 @@ class Scheduler:
         if wp.status.is_success():
             self._binding_cycle(wp.binding)
             return
-        self._rejected_after_assume(wp.binding, wp.status)
-        self.cluster_event("AssignedPodDelete")
+        self._rejected_after_assume(wp.binding, wp.status, in_binding_cycle=True)
 
     def _binding_cycle(self, b: Binding) -> None:
         status = b.fwk.run_pre_bind_plugins(b.state, b.pod, b.host, b.rec)
         if status.is_success():
             status = self._bind(b)
         if not status.is_success():
-            self._rejected_after_assume(b, status)
-            self.cluster_event("AssignedPodDelete")
+            self._rejected_after_assume(b, status, in_binding_cycle=True)
             return
         self.cache.finish_binding(b.pod)
         b.pod.start_time = RUN_EPOCH + self.clock
@@ -553,7 +577,8 @@ class Scheduler:
     # --- results -----------------------------------------------------------------------------
     def pending_reasons(self) -> dict[str, str]:
         """Why each still-pending pod of the input is pending."""
-        out = {key: f'no profile for schedulerName "{name}"' for key, name in self.no_profile.items()}
+        out = {key: f'no profile for schedulerName "{name}"'
+               for key, name in self.no_profile.items()}
         for qpi in self.queue.pending():
             out[qpi.pod.key] = qpi.message or qpi.queue
         for wp in self.waiting.values():

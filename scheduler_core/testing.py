@@ -28,7 +28,8 @@ def make_pod(name: str, namespace="default", cpu=None, memory=None, node_name=No
     if memory is not None:
         reqs["memory"] = memory
     if containers is None:
-        containers = [{"name": "c", "image": "pause", "resources": {"requests": reqs} if reqs else {}}]
+        resources = {"requests": reqs} if reqs else {}
+        containers = [{"name": "c", "image": "pause", "resources": resources}]
     pod_spec = {"containers": containers, **spec}
     if node_name:
         pod_spec["nodeName"] = node_name

@@ -20,7 +20,7 @@ class ClusterObjects:
         self.pvcs: dict[str, dict] = {}                 # "namespace/name" -> PersistentVolumeClaim
         self.storage_classes: dict[str, dict] = {}      # name -> StorageClass
         self.csinodes: dict[str, dict] = {}             # node name -> CSINode
-        self.extra: dict[str, list[dict]] = {}          # other kinds a plugin understands (PodGroup)
+        self.extra: dict[str, list[dict]] = {}          # other kinds plugins read (PodGroup, ...)
 
     def namespace_labels(self, name: str) -> dict:
         ns = self.namespaces.get(name) or {}
@@ -36,6 +36,8 @@ class FakeHandle:
         self.objects = objects or ClusterObjects()
         self.rng = random.Random(seed)
         self.waiting_pods: dict = {}
+        self.pending_pods: list = []   # pods on no node, for list_pods
+        self.activated: list = []      # what plugins asked activate() for
         self._now = now
 
     def now(self) -> float:
@@ -49,3 +51,9 @@ class FakeHandle:
 
     def iterate_waiting_pods(self):
         return list(self.waiting_pods.values())
+
+    def list_pods(self) -> list:
+        return [pi for ni in self.snapshot.list() for pi in ni.pods] + list(self.pending_pods)
+
+    def activate(self, pods) -> None:
+        self.activated.extend(pods)

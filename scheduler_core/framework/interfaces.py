@@ -114,7 +114,8 @@ class ScoreExtensions:
 
 
 class ScorePlugin(Plugin):
-    def score(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> tuple[int, Status | None]:
+    def score(self, state: CycleState, pod: PodInfo,
+              node_info: NodeInfo) -> tuple[int, Status | None]:
         raise NotImplementedError
 
     def score_extensions(self) -> ScoreExtensions | None:

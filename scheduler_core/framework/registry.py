@@ -32,7 +32,8 @@ IN_TREE = {
     names.POD_TOPOLOGY_SPREAD: "scheduler_core.plugins.podtopologyspread",
     names.INTER_POD_AFFINITY: "scheduler_core.plugins.interpodaffinity",
     names.DEFAULT_PREEMPTION: "scheduler_core.plugins.defaultpreemption",
-    names.NODE_RESOURCES_BALANCED_ALLOCATION: "scheduler_core.plugins.noderesources.balanced_allocation",
+    names.NODE_RESOURCES_BALANCED_ALLOCATION:
+        "scheduler_core.plugins.noderesources.balanced_allocation",
     names.IMAGE_LOCALITY: "scheduler_core.plugins.imagelocality",
     names.DEFAULT_BINDER: "scheduler_core.plugins.defaultbinder",
 }

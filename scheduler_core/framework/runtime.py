@@ -8,13 +8,18 @@ from __future__ import annotations
 from .cycle_state import CycleState
 from .diagnosis import NodeToStatus
 from .interfaces import (
-    EXTENSION_POINTS, MAX_NODE_SCORE, MAX_PERMIT_TIMEOUT, MIN_NODE_SCORE, BindPlugin,
-    EnqueueExtensions, NodeScore, PreFilterResult,
+    EXTENSION_POINTS,
+    MAX_NODE_SCORE,
+    MAX_PERMIT_TIMEOUT,
+    MIN_NODE_SCORE,
+    BindPlugin,
+    EnqueueExtensions,
+    NodeScore,
+    PreFilterResult,
 )
 from .registry import Registry
 from .status import Code, Status
 from .types import NodeInfo, PodInfo
-
 
 ALL_EVENTS = frozenset({"*"})
 
@@ -54,16 +59,21 @@ def instantiate(profile, registry: Registry, handle) -> dict:
     return instances
 
 
+# NewFramework's order (getExtensionPoints): the first error it meets is the one reported.
+_GO_POINT_ORDER = ("preFilter", "filter", "postFilter", "reserve", "preScore", "score", "preBind",
+                   "bind", "postBind", "permit", "preEnqueue", "queueSort")
+
+
 def expand_plugins(profile, registry: Registry, handle=None, instances=None):
     """Per-point plugin name lists (explicit first, then multiPoint expansion) and weights."""
     if instances is None:
         from .handle import FakeHandle
         instances = instantiate(profile, registry, handle or FakeHandle())
-    out: dict[str, list[str]] = {}
-    for point, iface in EXTENSION_POINTS.items():
-        plugin_set = profile.plugins.get(point)
-        explicit = _OrderedSet()
-        for ref in plugin_set.enabled:
+    explicit_sets = {}
+    for point in _GO_POINT_ORDER:
+        iface = EXTENSION_POINTS[point]
+        explicit = explicit_sets[point] = _OrderedSet()
+        for ref in profile.plugins.get(point).enabled:
             plugin = instances.get(ref.name)
             if plugin is None:
                 raise FrameworkError(f'{_interface_name(point)} "{ref.name}" does not exist')
@@ -74,15 +84,17 @@ def expand_plugins(profile, registry: Registry, handle=None, instances=None):
                 raise FrameworkError(
                     f'plugin "{ref.name}" already registered as "{_interface_name(point)}"')
             explicit.add(ref.name)
-        out[point] = _expand_multi_point(point, iface, profile, instances, explicit)
-    weights = _score_weights(profile, instances)
+    expanded = {point: _expand_multi_point(point, EXTENSION_POINTS[point], profile, instances,
+                                           explicit_sets[point])
+                for point in _GO_POINT_ORDER}
+    out = {point: expanded[point] for point in EXTENSION_POINTS}
     if not out["queueSort"]:
         raise FrameworkError("no queue sort plugin is enabled")
     if len(out["queueSort"]) > 1:
         raise FrameworkError("only one queue sort plugin can be enabled")
     if not out["bind"]:
         raise FrameworkError("at least one bind plugin is needed")
-    return out, weights
+    return out, _score_weights(profile, instances)
 
 
 def _expand_multi_point(point, iface, profile, instances, explicit: _OrderedSet) -> list[str]:
@@ -103,7 +115,9 @@ def _expand_multi_point(point, iface, profile, instances, explicit: _OrderedSet)
             raise FrameworkError(
                 f'plugin "{ref.name}" already registered as "{_interface_name(point)}"')
         multi.add(ref.name)
-    ordered = _OrderedSet(overrides)
+    # Overridden plugins first, in the order the extension point lists them; then the
+    # multiPoint-only ones; then the rest of the extension point's own list.
+    ordered = _OrderedSet((name, None) for name in explicit if name in overrides)
     for name in list(multi) + list(explicit):
         ordered.add(name)
     return list(ordered)
@@ -283,7 +297,7 @@ class Framework:
 
     def run_post_filter_plugins(self, state, pod, node_to_status: NodeToStatus, rec=None):
         """The first plugin that succeeds or errors decides; rejections' reasons are joined."""
-        reasons, rejector = [], ""
+        reasons, rejector, last_result = [], "", None
         for pl in self.post_filter_plugins:
             result, status = pl.post_filter(state, pod, node_to_status)
             status = status or Status()
@@ -295,9 +309,11 @@ class Framework:
                 return result, Status(status.code, *status.reasons, plugin=pl.name())
             if not status.is_rejected():
                 return None, Status(Code.ERROR, *status.reasons, plugin=pl.name())
+            # A rejecting plugin may still nominate, or clear a stale nomination with "".
+            last_result = result if result is not None else last_result
             reasons += status.reasons
             rejector = rejector or pl.name()
-        return None, Status(Code.UNSCHEDULABLE, *reasons, plugin=rejector)
+        return last_result, Status(Code.UNSCHEDULABLE, *reasons, plugin=rejector)
 
     def run_pre_score_plugins(self, state, pod, nodes, rec=None) -> Status:
         skip = set()
@@ -328,9 +344,9 @@ class Framework:
             for i, value in enumerate(values):
                 if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
                     return None, Status(
-                        Code.ERROR, f'plugin "{name}" returns an invalid score {value}, it should '
-                        f"in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing",
-                        plugin=name)
+                        Code.ERROR, f"applying score defaultWeights on Score plugins: plugin "
+                        f'"{name}" returns an invalid score {value}, it should in the range of '
+                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing", plugin=name)
                 totals[i] += value * weight
         return totals, Status()
 
@@ -340,8 +356,8 @@ class Framework:
         for ni in nodes:
             value, status = score(state, pod, ni)
             if status is not None and status.code != Code.SUCCESS:
-                return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
-                                    f"{status.message()}", plugin=name)
+                return None, Status(Code.ERROR, f'running Score plugins: plugin "{name}" failed '
+                                    f"with: {status.message()}", plugin=name)
             raw.append(value)
         values = raw
         ext = pl.score_extensions()
@@ -349,8 +365,8 @@ class Framework:
             scores = [NodeScore(ni.name, v) for ni, v in zip(nodes, raw)]
             status = ext.normalize_score(state, pod, scores)
             if status is not None and not status.is_success():
-                return None, Status(Code.ERROR, f'plugin "{name}" failed with: '
-                                    f"{status.message()}", plugin=name)
+                return None, Status(Code.ERROR, f"running Normalize on Score plugins: plugin "
+                                    f'"{name}" failed with: {status.message()}', plugin=name)
             values = [s.score for s in scores]
         if rec is not None:
             rec.score(name, nodes, raw, values, self.weights.get(name, 1))

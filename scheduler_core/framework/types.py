@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..quantity import resource_value
 
 CPU, MEMORY, EPHEMERAL_STORAGE, PODS = "cpu", "memory", "ephemeral-storage", "pods"
-# Non-zero defaults that scoring assumes for containers that request nothing (util/pod_resources.go).
+# Non-zero defaults scoring assumes for containers that request nothing (util/pod_resources.go).
 DEFAULT_MILLI_CPU_REQUEST = 100
 DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 NATIVE = (CPU, MEMORY, EPHEMERAL_STORAGE, PODS)
@@ -193,7 +193,8 @@ def _host_ports(spec: dict) -> list[tuple[str, str, int]]:
     """(hostIP, protocol, hostPort) of every container port that claims a host port."""
     ports = []
     containers = list(spec.get("containers") or [])
-    containers += [c for c in spec.get("initContainers") or [] if c.get("restartPolicy") == "Always"]
+    containers += [c for c in spec.get("initContainers") or []
+                   if c.get("restartPolicy") == "Always"]
     for container in containers:
         for port in container.get("ports") or []:
             host_port = int(port.get("hostPort") or 0)

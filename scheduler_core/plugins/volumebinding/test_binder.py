@@ -211,7 +211,8 @@ def test_find_pod_volumes_with_provisioning(pod_claims, pvs, want_bindings, want
                                             want_reasons, should_fail, needs_capacity, tracking):
     extra = {} if tracking is None else {"CSIDriver": [csi_driver(tracking)]}
     binder, h = binder_for(pod_claims, pvs, extra=extra)
-    result, reasons, err = find_pod_volumes(binder, make_test_pod(pod_claims), h.snapshot.get("node1"))
+    node = h.snapshot.get("node1")
+    result, reasons, err = find_pod_volumes(binder, make_test_pod(pod_claims), node)
     assert (err is not None) == should_fail
     if needs_capacity and tracking:
         # Without CSIStorageCapacity objects, provisioning is blocked.

@@ -35,7 +35,8 @@ class _PreFilterState(StateData):
         self.conflicting_pvc_ref_count += multiplier * sum(
             1 for v in pod.spec.get("volumes") or []
             if v.get("persistentVolumeClaim") is not None
-            and (v["persistentVolumeClaim"] or {}).get("claimName") in self.read_write_once_pod_pvcs)
+            and (v["persistentVolumeClaim"] or {}).get("claimName")
+            in self.read_write_once_pod_pvcs)
 
     def clone(self):
         return _PreFilterState(self.read_write_once_pod_pvcs, self.conflicting_pvc_ref_count)
