@@ -30,6 +30,7 @@ DEFAULT_GRACE_PERIOD = 30.0
 # Pods bound during a run start after every pod of the input (for preemption's start-time rule).
 RUN_EPOCH = 4_000_000_000.0
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+TERMINAL_PHASES = ("Succeeded", "Failed")
 # Where DefaultPreemption leaves the candidates it weighed and why its node won, for the trace.
 PREEMPTION_DETAIL_KEY = "DefaultPreemption/detail"
 
@@ -196,11 +197,19 @@ class Scheduler:
 
     def _place_initial_pods(self) -> None:
         for pi in self.pods:
-            start = ((pi.obj.get("status") or {}).get("startTime"))
-            pi.start_time = _parse_time(start) if start else RUN_EPOCH
+            status = pi.obj.get("status") or {}
+            if status.get("phase") in TERMINAL_PHASES:
+                continue  # the cache and the queue ignore pods that have finished
+            pi.start_time = _parse_time(status["startTime"]) if status.get("startTime") \
+                else RUN_EPOCH
+            deleting = bool((pi.obj.get("metadata") or {}).get("deletionTimestamp"))
             if pi.node_name:
                 self.cache.add_pod(pi)
+                if deleting:
+                    self._start_deletion(pi)
                 continue
+            if deleting:
+                continue  # skipPodSchedule: a pod being deleted is not scheduled
             self.pending_at_start.append(pi.key)
             self.bindings[pi.key] = None
             if pi.scheduler_name not in self.frameworks:
@@ -557,13 +566,17 @@ class Scheduler:
             return
         if pod.terminating:
             return
-        pod.deletion_time = self.clock
         self._victims.append(pod.key)
-        if pod.node_name in self.cache.node_infos:
-            self.cache.touch(pod.node_name)
         if self.observer is not None:
             self.observer.pod_event(reason, pod, self.clock, {"node": pod.node_name})
-        grace = (pod.spec.get("terminationGracePeriodSeconds"))
+        self._start_deletion(pod)
+
+    def _start_deletion(self, pod) -> None:
+        """The pod keeps its node and resources for its grace period, then goes."""
+        pod.deletion_time = self.clock
+        if pod.node_name in self.cache.node_infos:
+            self.cache.touch(pod.node_name)
+        grace = pod.spec.get("terminationGracePeriodSeconds")
         grace = DEFAULT_GRACE_PERIOD if grace is None else float(grace)
         self.at(self.clock + grace, lambda: self._finish_deletion(pod))
 
