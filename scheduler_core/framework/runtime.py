@@ -258,7 +258,10 @@ class Framework:
         nominated = nominator(node_info.name) if nominator is not None else []
         added, state2, info2 = False, state, node_info
         if nominated:
-            added, state2, info2 = self._add_nominated_pods(state, pod, node_info, nominated)
+            try:
+                added, state2, info2 = self._add_nominated_pods(state, pod, node_info, nominated)
+            except FrameworkError as exc:
+                return Status(Code.ERROR, str(exc))
         status = self.run_filter_plugins(state2, pod, info2, rec)
         if added and status.is_success():
             status = self.run_filter_plugins(state, pod, node_info, rec)
@@ -280,18 +283,19 @@ class Framework:
         return True, state_out, info_out
 
     def run_pre_filter_extension_add_pod(self, state, pod, pod_to_add, node_info) -> Status:
-        return self._run_extension("add_pod", state, pod, pod_to_add, node_info)
+        return self._run_extension("AddPod", state, pod, pod_to_add, node_info)
 
     def run_pre_filter_extension_remove_pod(self, state, pod, pod_to_remove, node_info) -> Status:
-        return self._run_extension("remove_pod", state, pod, pod_to_remove, node_info)
+        return self._run_extension("RemovePod", state, pod, pod_to_remove, node_info)
 
-    def _run_extension(self, method, state, pod, other, node_info) -> Status:
+    def _run_extension(self, go_name, state, pod, other, node_info) -> Status:
+        method = "add_pod" if go_name == "AddPod" else "remove_pod"
         for name, ext in self.extensions.items():
             if ext is None or name in state.skip_filter_plugins:
                 continue
             status = getattr(ext, method)(state, pod, other, node_info)
             if status is not None and not status.is_success():
-                return Status(Code.ERROR, f"running {method} on PreFilter plugin \"{name}\": "
+                return Status(Code.ERROR, f'running {go_name} on PreFilter plugin "{name}": '
                               f"{status.message()}", plugin=name)
         return Status()
 
