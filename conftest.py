@@ -44,6 +44,11 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def _embedded_tasks_run_inline(settings):
-    """Embedded-mode tasks run inline at commit in tests, so their effects are visible."""
-    settings.PLAYGROUND_TASKS_SYNC = True
+def _embedded_tasks_run_inline(request):
+    """Embedded-mode tasks run inline at commit in tests, so their effects are visible.
+
+    Engine tests run without Django too (`-p no:django`), so settings are asked for lazily.
+    """
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    request.getfixturevalue("settings").PLAYGROUND_TASKS_SYNC = True

@@ -115,6 +115,15 @@ class SchedulingQueue:
             duration += duration
         return duration
 
+    def backed_off_to_max(self, qpi: QueuedPodInfo) -> bool:
+        """The pod already waited the maximum backoff before this attempt."""
+        if qpi.attempts < 2:
+            return False
+        qpi.attempts -= 1
+        previous = self.backoff_duration(qpi)
+        qpi.attempts += 1
+        return previous >= self.max_backoff
+
     def backoff_expiry(self, qpi: QueuedPodInfo) -> float:
         return qpi.timestamp + self.backoff_duration(qpi)
 
@@ -141,6 +150,13 @@ class SchedulingQueue:
             self._place(qpi, UNSCHEDULABLE)
         else:
             self._requeue_after_backoff(qpi)
+
+    def park(self, qpi: QueuedPodInfo, message: str = "") -> None:
+        """Hold a pod in the pool until a cluster event or the flush, whatever failed it."""
+        self.in_flight.pop(qpi.pod.uid, None)
+        qpi.timestamp = self._clock()
+        qpi.message = message
+        self._place(qpi, UNSCHEDULABLE)
 
     def _requeue_after_backoff(self, qpi: QueuedPodInfo) -> None:
         self._place(qpi, BACKOFF if self.is_backing_off(qpi) else ACTIVE)

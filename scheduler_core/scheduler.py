@@ -63,6 +63,7 @@ class WaitingPod:
         self.binding = binding
         self.pod = binding.pod
         self.deadlines = {p: scheduler.clock + t for p, t in waits.items()}
+        self.timers: dict[str, int] = {}   # plugin -> the event of its timeout
         self.status: Status | None = None
 
     def pending_plugins(self) -> list[str]:
@@ -70,6 +71,8 @@ class WaitingPod:
 
     def allow(self, plugin: str) -> None:
         self.deadlines.pop(plugin, None)
+        if plugin in self.timers:
+            self._scheduler.cancel_events({self.timers.pop(plugin)})
         if not self.deadlines and self.status is None:
             self._resolve(Status())
 
@@ -168,6 +171,7 @@ class Scheduler:
         self._event_seq = itertools.count()
         self.waiting: dict[str, WaitingPod] = {}
         self._change_marks: dict[str, int] = {}
+        self._error_marks: dict[str, int] = {}
         self._victims: list[str] = []
         self.extenders = extenders if extenders is not None else self._build_extenders()
         self.frameworks: dict[str, Framework] = {}
@@ -240,8 +244,15 @@ class Scheduler:
                 self.queue._enqueue_gated_or_active(qpi)
 
     # --- the event loop ----------------------------------------------------------------------
-    def at(self, time: float, action) -> None:
-        heapq.heappush(self._events, (time, next(self._event_seq), action))
+    def at(self, time: float, action) -> int:
+        seq = next(self._event_seq)
+        heapq.heappush(self._events, (time, seq, action))
+        return seq
+
+    def cancel_events(self, seqs: set[int]) -> None:
+        """Drop scheduled events (stopped timers), so that they no longer move the clock."""
+        self._events = [e for e in self._events if e[1] not in seqs]
+        heapq.heapify(self._events)
 
     def run(self, max_cycles: int | None = None) -> None:
         limit = max_cycles if max_cycles is not None else 50 * (len(self.pods) + 10)
@@ -455,9 +466,20 @@ class Scheduler:
         self._fail(qpi, "Unschedulable", str(fit), rec, nominate=nominate)
 
     def _fail(self, qpi, outcome: str, message: str, rec, nominate=None, node=None) -> None:
-        """handleSchedulingFailure: back to the queue, nomination updated, event recorded."""
-        self.queue.add_unschedulable(qpi, message)
-        self._change_marks[qpi.pod.uid] = self.changes
+        """handleSchedulingFailure: back to the queue, nomination updated, event recorded.
+
+        An error goes to backoff as in Go; once it has retried at the maximum backoff with
+        nothing changed in the cluster, the pod waits for a change, so such a run ends.
+        """
+        uid = qpi.pod.uid
+        if (outcome == "Error" and self._error_marks.get(uid) == self.changes
+                and self.queue.backed_off_to_max(qpi)):
+            self.queue.park(qpi, message)
+        else:
+            self.queue.add_unschedulable(qpi, message)
+        if outcome == "Error":
+            self._error_marks[uid] = self.changes
+        self._change_marks[uid] = self.changes
         if nominate is not None:
             self.queue.add_nominated(qpi.pod, nominate)
             if nominate and self.observer is not None:
@@ -512,13 +534,18 @@ class Scheduler:
         for plugin, timeout in waits.items():
             message = (f"rejected due to timeout after waiting {go_duration(timeout)} "
                        f"at plugin {plugin}")
-            self.at(self.clock + timeout,
-                    lambda wp=wp, plugin=plugin, m=message: plugin in wp.deadlines
-                    and wp.reject(plugin, m))
+            wp.timers[plugin] = self.at(
+                self.clock + timeout,
+                lambda wp=wp, plugin=plugin, m=message: plugin in wp.deadlines
+                and wp.reject(plugin, m))
 
     def resolve_waiting(self, wp: WaitingPod) -> None:
         """A waiting pod was allowed or rejected: continue its binding cycle now."""
         self.waiting.pop(wp.pod.uid, None)
+        # The framework stops the pod's timers once it is allowed or rejected.
+        if wp.timers:
+            self.cancel_events(set(wp.timers.values()))
+            wp.timers.clear()
         self.at(self.clock, lambda: self._after_wait(wp))
 
     def _after_wait(self, wp: WaitingPod) -> None:

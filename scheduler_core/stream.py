@@ -34,6 +34,13 @@ class SummaryRecorder(CycleRecorder):
         else:
             summary["rejected"][plugin] = summary["rejected"].get(plugin, 0) + 1
 
+    def extender_filter(self, node_name, plugin, status, detail=None):
+        if status.is_rejected():
+            summary = self.data["filter"]
+            # The node was counted feasible when it passed the Filter plugins (if any ran).
+            summary["feasible"] = max(0, summary["feasible"] - 1)
+            summary["rejected"][plugin] = summary["rejected"].get(plugin, 0) + 1
+
     def total_scores(self, nodes, totals):
         ranked = sorted(zip(totals, (n.name for n in nodes)), key=lambda t: (-t[0], t[1]))
         self.data["topScores"] = [{"node": n, "score": t} for t, n in ranked[:TOP_SCORES]]
