@@ -131,10 +131,13 @@ class ProfileHandle:
         return self._s.waiting.get(uid)
 
     def list_pods(self) -> list:
-        """Every pod of the cluster, as the informer's pod lister has them: pending, waiting,
-        assumed or bound, and deleted ones until their grace period is over."""
+        """Every pod of the cluster, as the scheduler's pod informer has them: pending,
+        waiting, assumed or bound, and deleted ones until their grace period is over; not
+        the Succeeded or Failed ones, which its field selector leaves out."""
         placed = self._s.cache.pods
-        return [p for p in self._s.pods if not p.terminating or p.uid in placed]
+        return [p for p in self._s.pods
+                if (not p.terminating or p.uid in placed)
+                and (p.obj.get("status") or {}).get("phase") not in TERMINAL_PHASES]
 
     def delete_pod(self, pod, reason: str = "preempted") -> None:
         self._s.delete_pod(pod, reason)
