@@ -66,10 +66,11 @@ def format_table(result: SimulationResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def list_plugins() -> str:
-    from .framework.interfaces import EXTENSION_POINTS
+def list_plugins(out_of_tree: dict | None = None) -> str:
+    """One line per registered plugin: its name and the extension points it implements."""
     from .framework.handle import FakeHandle
-    registry = default_registry()
+    from .framework.interfaces import EXTENSION_POINTS
+    registry = default_registry(out_of_tree)
     lines = []
     for name in registry.names():
         spec = registry.spec(name)
