@@ -393,7 +393,11 @@ class Scheduler:
         num_all = len(nodes)
         to_find = self.num_feasible_nodes_to_find(fwk.profile.percentage_of_nodes_to_score,
                                                   num_all)
+        if not self._has_extender_filters() and not self._has_scoring(fwk):
+            to_find = 1  # nothing would rank a second feasible node: the first one wins
         start = self.next_start_node_index
+        if not num_all:
+            return []
         if not fwk.has_filter_plugins():
             return [nodes[(start + i) % num_all] for i in range(to_find)]
         feasible = []
@@ -413,6 +417,12 @@ class Scheduler:
                 set_status(ni.name, status)
                 diagnosis.add_plugin_status(status)
         return feasible
+
+    def _has_scoring(self, fwk) -> bool:
+        return fwk.has_score_plugins() or any(e.config.prioritize_verb for e in self.extenders)
+
+    def _has_extender_filters(self) -> bool:
+        return any(e.config.filter_verb for e in self.extenders)
 
     def _filter_with_extenders(self, pod, feasible, diagnosis, rec):
         if not self.extenders or not feasible:

@@ -1,0 +1,79 @@
+"""The benchmark's workloads and table, at a tiny size (no timing is asserted)."""
+import io
+from types import SimpleNamespace
+
+import pytest
+
+from scheduler_core.bench import WORKLOADS, bench_command, measure, missing_default_plugins
+from scheduler_core.framework.types import PodInfo
+
+
+def args(**overrides):
+    base = dict(nodes="4,6", pods=3, workloads="SchedulingBasic", profile="minimal")
+    return SimpleNamespace(**(base | overrides))
+
+
+def run_bench(isolate=False, **overrides):
+    out, err = io.StringIO(), io.StringIO()
+    status = bench_command(args(**overrides), out=out, err=err, isolate=isolate)
+    return status, out.getvalue().splitlines(), err.getvalue()
+
+
+def test_the_table_has_a_row_per_size_and_observer():
+    status, lines, err = run_bench(isolate=True)
+    assert (status, err) == (0, "")
+    assert lines[0].split() == ["workload", "profile", "nodes", "pods", "bound", "trace",
+                                "seconds", "pods/s", "peak", "MiB"]
+    rows = [line.split() for line in lines[1:]]
+    assert [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows] == [
+        ("SchedulingBasic", "minimal", "4", "3", "3", "off"),
+        ("SchedulingBasic", "minimal", "4", "3", "3", "json"),
+        ("SchedulingBasic", "minimal", "6", "3", "3", "off"),
+        ("SchedulingBasic", "minimal", "6", "3", "3", "json"),
+    ]
+    for r in rows:
+        assert float(r[6]) >= 0 and float(r[7]) >= 0 and float(r[8]) > 0
+
+
+@pytest.mark.parametrize("name", list(WORKLOADS))
+def test_every_workload_schedules_its_pods(name):
+    result = measure(name, 6, 4, "minimal", observe=False)
+    assert result["workload"] == name
+    assert result["bound"] == result["pods"] > 0
+
+
+def test_scheduling_basic_is_shaped_like_scheduler_perf():
+    wl = WORKLOADS["SchedulingBasic"](3, 2)
+    node = wl.nodes[0]
+    assert node["status"]["allocatable"] == {"cpu": "4", "memory": "32Gi", "pods": "110"}
+    assert set(node["metadata"]["labels"]) == {"kubernetes.io/hostname",
+                                               "topology.kubernetes.io/zone"}
+    pending = PodInfo(wl.pending[0])
+    assert (pending.requests.milli_cpu, pending.requests.memory) == (100, 500 * 2**20)
+    assert [p["spec"]["nodeName"] for p in wl.running] == ["node-0", "node-1", "node-2"]
+
+
+def test_the_workload_registry_is_extensible():
+    assert {"SchedulingBasic", "SchedulingPodAntiAffinity", "TopologySpreading",
+            "PreemptionBasic"} <= set(WORKLOADS)
+
+
+def test_default_profile_runs_when_its_plugins_import():
+    status, lines, err = run_bench(profile="default", nodes="4")
+    assert status == 0
+    expected = "minimal" if missing_default_plugins() else "default"
+    assert all(line.split()[1] == expected for line in lines[1:])
+    assert ("warning: default profile plugins not importable" in err) == (expected == "minimal")
+
+
+@pytest.mark.parametrize("overrides,message", [
+    pytest.param({"nodes": "10,abc"}, "error: --nodes takes positive integers", id="bad sizes"),
+    pytest.param({"workloads": "Nope"}, "error: unknown workload Nope; known: SchedulingBasic",
+                 id="unknown workload"),
+])
+def test_bad_arguments(overrides, message):
+    status, lines, err = run_bench(**overrides)
+    assert status == 2
+    assert lines == []
+    assert err.startswith(message)
+

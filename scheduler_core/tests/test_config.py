@@ -1,0 +1,232 @@
+"""KubeSchedulerConfiguration validation, and NewFramework's multiPoint expansion as
+framework_test.go's TestNewFrameworkMultiPointExpansion states it."""
+import pytest
+
+from scheduler_core.config import POINTS, PluginRef, PluginSet, Profile, parse_configuration
+from scheduler_core.errors import ConfigError
+from scheduler_core.framework.runtime import FrameworkError, expand_plugins
+
+from .helpers import configuration, fake, profile, registry
+
+
+def errors_of(raw, *plugins):
+    with pytest.raises(ConfigError) as info:
+        parse_configuration(raw, registry(*plugins))
+    return info.value.errors
+
+
+OTHER_SORT = fake("OtherSort", queue_sort=False)
+SCORER = fake("Scorer", score=(0, None))
+SCORER2 = fake("Scorer2", score=(0, None))
+
+
+# --- validation --------------------------------------------------------------------------------
+def test_no_queue_sort_plugin():
+    assert errors_of(configuration(profile(queue_sort=None))) == [
+        "profiles[0]: no queue sort plugin is enabled"]
+
+
+def test_two_queue_sort_plugins():
+    assert errors_of(configuration(profile("OtherSort")), OTHER_SORT) == [
+        "profiles[0]: only one queue sort plugin can be enabled"]
+
+
+def test_no_bind_plugin():
+    assert errors_of(configuration(profile(binder=None))) == [
+        "profiles[0]: at least one bind plugin is needed"]
+
+
+def test_duplicate_profile_names():
+    assert errors_of(configuration(profile(name="a"), profile(name="a"))) == [
+        'profiles[1].schedulerName: Duplicate value: "a"']
+
+
+def test_unknown_plugin_at_an_extension_point():
+    raw = configuration(profile())
+    raw["profiles"][0]["plugins"]["filter"] = {"enabled": [{"name": "Foo"}]}
+    assert errors_of(raw) == ['profiles[0]: FilterPlugin "Foo" does not exist']
+
+
+def test_unknown_plugin_in_multipoint_is_reported_at_the_first_point_go_expands():
+    assert errors_of(configuration(profile("Foo"))) == [
+        'profiles[0]: PreFilterPlugin "Foo" does not exist']
+
+
+def test_plugin_enabled_at_a_point_it_does_not_implement():
+    raw = configuration(profile("Scorer"))
+    raw["profiles"][0]["plugins"]["filter"] = {"enabled": [{"name": "Scorer"}]}
+    assert errors_of(raw, SCORER) == [
+        'profiles[0]: plugin "Scorer" does not extend FilterPlugin plugin']
+
+
+@pytest.mark.parametrize("weights", [
+    pytest.param([2**62, 2**62], id="two weights that overflow together"),
+    pytest.param([2**63 // 100 + 1], id="one weight that overflows alone"),
+])
+def test_score_weights_that_could_overflow(weights):
+    plugins = [SCORER, SCORER2][:len(weights)]
+    enabled = [(p.NAME, w) for p, w in zip(plugins, weights)]
+    assert errors_of(configuration(profile(*enabled)), *plugins) == [
+        "profiles[0]: total score of Score plugins could overflow"]
+
+
+@pytest.mark.parametrize("raw,want", [
+    pytest.param(configuration(profile(), percentageOfNodesToScore=101),
+                 "percentageOfNodesToScore: Invalid value: 101: not in valid range [0-100]",
+                 id="global percentage above 100"),
+    pytest.param(configuration(profile(percentageOfNodesToScore=-1)),
+                 "profiles[0].percentageOfNodesToScore: Invalid value: -1: "
+                 "not in valid range [0-100]", id="profile percentage below 0"),
+    pytest.param(configuration(profile(), podInitialBackoffSeconds=5, podMaxBackoffSeconds=2),
+                 "podMaxBackoffSeconds: Invalid value: 2: must be greater than or equal to "
+                 "PodInitialBackoffSeconds", id="maximum backoff below the initial one"),
+    pytest.param(configuration(profile(), podInitialBackoffSeconds=0),
+                 "podInitialBackoffSeconds: Invalid value: 0: must be greater than 0",
+                 id="initial backoff of zero"),
+    pytest.param(configuration(profile(pluginConfig=[{"name": "DefaultBinder"},
+                                                     {"name": "DefaultBinder"}])),
+                 'profiles[0].pluginConfig[1]: Duplicate value: "DefaultBinder"',
+                 id="repeated plugin config"),
+    pytest.param({"apiVersion": "kubescheduler.config.k8s.io/v1beta3",
+                  "kind": "KubeSchedulerConfiguration", "profiles": [profile()]},
+                 'apiVersion: Invalid value: "kubescheduler.config.k8s.io/v1beta3": '
+                 "must be kubescheduler.config.k8s.io/v1", id="another API version"),
+])
+def test_field_errors(raw, want):
+    assert errors_of(raw) == [want]
+
+
+def test_queue_sort_must_be_the_same_for_all_profiles():
+    raw = configuration(profile(name="a"), profile(name="b"),
+                        profile(name="c", queue_sort="OtherSort"))
+    [error] = errors_of(raw, OTHER_SORT)
+    assert error.startswith("profiles[2].plugins.queueSort: Invalid value: ")
+    assert error.endswith(": must be the same for all profiles")
+
+
+def test_config_error_message_names_the_file():
+    with pytest.raises(ConfigError) as info:
+        parse_configuration(configuration(profile(binder=None)), registry(), file="ksc.yaml")
+    assert str(info.value) == (
+        "ksc.yaml: invalid KubeSchedulerConfiguration: "
+        "profiles[0]: at least one bind plugin is needed")
+
+
+def test_a_valid_minimal_configuration():
+    cfg = parse_configuration(configuration(profile(("Scorer", 3)), podMaxBackoffSeconds=20),
+                              registry(SCORER))
+    assert [p.scheduler_name for p in cfg.profiles] == ["default-scheduler"]
+    assert (cfg.pod_initial_backoff_seconds, cfg.pod_max_backoff_seconds) == (1, 20)
+
+
+# --- multiPoint expansion (TestNewFrameworkMultiPointExpansion) ---------------------------------
+ALL_POINTS = dict(queue_sort=False, pre_filter=(None, None), filter=None, post_filter=None,
+                  pre_score=None, score=(0, None), reserve=None, permit=(None, 0), pre_bind=None,
+                  bind=None, post_bind=None)
+EXPANSION_REGISTRY = registry(
+    fake("TestPlugin", **ALL_POINTS),
+    fake("ScorePlugin1", pre_score=None, score=(0, None)),
+    fake("ScorePlugin2", pre_score=None, score=(0, None)),
+    fake("ScoreWithNormalizePlugin1", score=(0, None), normalize=lambda *args: None),
+    fake("QueueSortPlugin", queue_sort=False),
+    fake("BindPlugin", bind=None),
+)
+
+
+def plugins(multi=(), multi_disabled=(), **points):
+    """A profile's plugin sets: multiPoint and per-point enabled lists, 'disabled_<point>'."""
+    sets = {point: PluginSet() for point in POINTS}
+    sets["multiPoint"] = PluginSet([_ref(e) for e in multi], list(multi_disabled))
+    for key, value in points.items():
+        if key.startswith("disabled_"):
+            sets[key[len("disabled_"):]].disabled = list(value)
+        else:
+            sets[key].enabled = [_ref(e) for e in value]
+    return Profile("default-scheduler", sets, {})
+
+
+def _ref(entry):
+    return PluginRef(*entry) if isinstance(entry, tuple) else PluginRef(entry)
+
+
+def everywhere(name="TestPlugin", **overrides):
+    """The expansion of a plugin implementing every point, with some points replaced."""
+    want = {point: [name] for point in ("queueSort", "preFilter", "filter", "postFilter",
+                                        "preScore", "score", "reserve", "permit", "preBind",
+                                        "bind", "postBind")}
+    want.update(overrides)
+    return {point: names for point, names in want.items() if names}
+
+
+@pytest.mark.parametrize("profile_,want,want_weights", [
+    pytest.param(plugins(multi=[("TestPlugin", 5)]), everywhere(), {"TestPlugin": 5},
+                 id="plugin expansion"),
+    pytest.param(plugins(multi=["TestPlugin"], disabled_preScore=["TestPlugin"],
+                         disabled_score=["TestPlugin"]),
+                 everywhere(preScore=[], score=[]), {}, id="disable MultiPoint plugin at some "
+                 "extension points"),
+    pytest.param(plugins(multi=["TestPlugin", "ScorePlugin1"]),
+                 everywhere(preScore=["TestPlugin", "ScorePlugin1"],
+                            score=["TestPlugin", "ScorePlugin1"]),
+                 {"TestPlugin": 1, "ScorePlugin1": 1}, id="Multiple MultiPoint plugins"),
+    pytest.param(plugins(multi=["TestPlugin", "ScorePlugin1"], disabled_preScore=["*"]),
+                 everywhere(preScore=[], score=["TestPlugin", "ScorePlugin1"]),
+                 {"TestPlugin": 1, "ScorePlugin1": 1}, id="disable MultiPoint extension"),
+    pytest.param(plugins(multi=["ScoreWithNormalizePlugin1", "TestPlugin", "ScorePlugin1"],
+                         score=["ScorePlugin1", "TestPlugin"]),
+                 everywhere(preScore=["TestPlugin", "ScorePlugin1"],
+                            score=["ScorePlugin1", "TestPlugin", "ScoreWithNormalizePlugin1"]),
+                 {"ScorePlugin1": 1, "TestPlugin": 1, "ScoreWithNormalizePlugin1": 1},
+                 id="Reorder MultiPoint plugins (specified extension takes precedence)"),
+    pytest.param(plugins(multi=["TestPlugin", "ScorePlugin1"],
+                         score=["ScoreWithNormalizePlugin1", "ScorePlugin1", "TestPlugin"]),
+                 everywhere(preScore=["TestPlugin", "ScorePlugin1"],
+                            score=["ScorePlugin1", "TestPlugin", "ScoreWithNormalizePlugin1"]),
+                 {"ScoreWithNormalizePlugin1": 1, "ScorePlugin1": 1, "TestPlugin": 1},
+                 id="Reorder MultiPoint plugins (specified extension only takes precedence when "
+                 "it exists in MultiPoint)"),
+    pytest.param(plugins(multi=["TestPlugin", "ScorePlugin1"],
+                         score=[("ScorePlugin1", 5), ("TestPlugin", 3)]),
+                 everywhere(preScore=["TestPlugin", "ScorePlugin1"],
+                            score=["ScorePlugin1", "TestPlugin"]),
+                 {"ScorePlugin1": 5, "TestPlugin": 3}, id="Override MultiPoint plugins weights"),
+    pytest.param(plugins(multi=["QueueSortPlugin", "BindPlugin", "ScorePlugin1"],
+                         multi_disabled=["*"]),
+                 {"queueSort": ["QueueSortPlugin"], "preScore": ["ScorePlugin1"],
+                  "score": ["ScorePlugin1"], "bind": ["BindPlugin"]},
+                 {"ScorePlugin1": 1}, id="disable and enable MultiPoint plugins with '*'"),
+    pytest.param(plugins(multi=["BindPlugin", "QueueSortPlugin", "ScorePlugin1"],
+                         multi_disabled=["ScorePlugin1"]),
+                 {"queueSort": ["QueueSortPlugin"], "preScore": ["ScorePlugin1"],
+                  "score": ["ScorePlugin1"], "bind": ["BindPlugin"]},
+                 {"ScorePlugin1": 1}, id="disable and enable MultiPoint plugin by name"),
+    pytest.param(plugins(multi=["TestPlugin", "ScorePlugin1"],
+                         score=[("ScorePlugin1", 5), ("ScorePlugin2", 5), ("TestPlugin", 3)]),
+                 everywhere(preScore=["TestPlugin", "ScorePlugin1"],
+                            score=["ScorePlugin1", "TestPlugin", "ScorePlugin2"]),
+                 {"ScorePlugin1": 5, "ScorePlugin2": 5, "TestPlugin": 3},
+                 id="Override MultiPoint plugins weights and avoid a plugin being loaded "
+                 "multiple times"),
+])
+def test_multipoint_expansion(profile_, want, want_weights):
+    expanded, weights = expand_plugins(profile_, EXPANSION_REGISTRY)
+    assert {point: names for point, names in expanded.items() if names} == want
+    assert {name: weights[name] for name in expanded["score"]} == want_weights
+
+
+def test_multipoint_double_registration():
+    with pytest.raises(FrameworkError, match='plugin "TestPlugin" already registered as'):
+        expand_plugins(plugins(multi=["TestPlugin", "TestPlugin"]), EXPANSION_REGISTRY)
+
+
+def test_default_profile_keeps_kube_scheduler_weights():
+    raw = configuration({"schedulerName": "default-scheduler", "plugins": {
+        "multiPoint": {"disabled": [{"name": "DefaultPreemption"}]}}})
+    cfg = parse_configuration(raw, registry())
+    multi = {ref.name: ref.weight for ref in cfg.profiles[0].plugins["multiPoint"].enabled}
+    assert {name: w for name, w in multi.items() if w} == {
+        "TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
+        "PodTopologySpread": 2, "InterPodAffinity": 2, "NodeResourcesBalancedAllocation": 1,
+        "ImageLocality": 1}
+    assert "DefaultPreemption" not in multi
+
