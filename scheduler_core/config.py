@@ -167,7 +167,12 @@ def _needed_plugins(plugins: dict[str, PluginSet]) -> list[str]:
 
 def parse_configuration(raw: dict | None, registry: Registry | None = None,
                         file: str = "") -> Configuration:
-    """A validated Configuration from a KubeSchedulerConfiguration document (None: defaults)."""
+    """A validated Configuration from a KubeSchedulerConfiguration document (None: defaults).
+
+    Errors come in ValidateKubeSchedulerConfiguration's order (parallelism, each profile,
+    the common queue sort, percentageOfNodesToScore, backoff, extenders); only a valid
+    configuration goes on to NewFramework's checks, which report the first failure.
+    """
     registry = registry or default_registry()
     raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
     errors: list[str] = []
@@ -176,14 +181,11 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
                               f"must be {API_VERSION}"))
     cfg = Configuration(
         profiles=[],
-        percentage_of_nodes_to_score=_percentage(raw.get("percentageOfNodesToScore"),
-                                                 "percentageOfNodesToScore", errors),
         pod_initial_backoff_seconds=raw.get("podInitialBackoffSeconds", 1),
         pod_max_backoff_seconds=raw.get("podMaxBackoffSeconds", 10),
         extenders=list(raw.get("extenders") or []),
         raw=raw,
     )
-    _validate_backoff(cfg, errors)
     parallelism = raw.get("parallelism", 16)
     if not isinstance(parallelism, int) or parallelism <= 0:
         errors.append(invalid("parallelism", parallelism,
@@ -195,60 +197,120 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
         name = rp.get("schedulerName", DEFAULT_SCHEDULER_NAME)
         if not name:
             errors.append(required(f"{path}.schedulerName"))
-        elif name in seen_names:
-            errors.append(duplicate(f"{path}.schedulerName", name))
-        seen_names.add(name)
         plugins = _merge_plugins(rp.get("plugins"), f"{path}.plugins", errors)
+        percentage = _percentage(rp.get("percentageOfNodesToScore"),
+                                 f"{path}.percentageOfNodesToScore", errors)
+        errors.extend(_removed_plugins(plugins, rp.get("pluginConfig"), path))
         profile = Profile(
             scheduler_name=name,
             plugins=plugins,
             plugin_config=_plugin_config(rp.get("pluginConfig"), _needed_plugins(plugins),
                                          registry, f"{path}.pluginConfig", errors),
-            percentage_of_nodes_to_score=_percentage(
-                rp.get("percentageOfNodesToScore"), f"{path}.percentageOfNodesToScore", errors),
+            percentage_of_nodes_to_score=percentage,
         )
+        if name and name in seen_names:
+            errors.append(duplicate(f"{path}.schedulerName", name))
+        seen_names.add(name)
         cfg.profiles.append(profile)
+    errors += _validate_common_queue_sort(cfg.profiles)
+    cfg.percentage_of_nodes_to_score = _percentage(raw.get("percentageOfNodesToScore"),
+                                                   "percentageOfNodesToScore", errors)
+    _validate_backoff(cfg, errors)
+    if not errors:
+        # extenders are optional to a profile
+        from .extenders.config import validate_extenders
+        errors += validate_extenders(cfg.extenders)
     if not errors:
         errors += _validate_frameworks(cfg, registry)
     if not errors:
-        # extenders are optional to a profile
-        from .extenders.config import apply_ignored_resources, validate_extenders
-        errors += validate_extenders(cfg.extenders)
-        if not errors:
-            errors += apply_ignored_resources(cfg.profiles, cfg.extenders)
+        from .extenders.config import apply_ignored_resources
+        errors += apply_ignored_resources(cfg.profiles, cfg.extenders)
     if errors:
         raise ConfigError(errors, file=file)
     return cfg
+
+
+# Plugins removed from the API (invalidPluginsByVersion): naming one is a validation error.
+REMOVED_PLUGINS = ("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits")
+_REMOVED = f'was invalid in version "{API_VERSION}" (KubeSchedulerConfiguration is version ' \
+           f'"{API_VERSION}")'
+
+
+def _removed_plugins(plugins: dict[str, PluginSet], plugin_config, path: str) -> list[str]:
+    errors = []
+    for point in POINTS:  # every extension point but multiPoint, as validatePluginConfig
+        for j, ref in enumerate(plugins[point].enabled):
+            if ref.name in REMOVED_PLUGINS:
+                errors.append(invalid(f"{path}.plugins.{point}.enabled[{j}]", ref.name, _REMOVED))
+    for i, pc in enumerate(plugin_config or []):
+        name = (pc or {}).get("name", "")
+        if name in REMOVED_PLUGINS:
+            errors.append(invalid(f"{path}.pluginConfig[{i}]", name, _REMOVED))
+    return errors
+
+
+def _go_plugin_set(ps: PluginSet) -> str:
+    """A config.PluginSet as Go's %#v prints it, as in a validation error's value."""
+    def plugins(refs) -> str:
+        if not refs:
+            return "[]config.Plugin(nil)"
+        inner = ", ".join(f'config.Plugin{{Name:"{r.name}", Weight:{r.weight or 0}}}'
+                          for r in refs)
+        return f"[]config.Plugin{{{inner}}}"
+    disabled = [PluginRef(n) for n in ps.disabled]
+    return f"config.PluginSet{{Enabled:{plugins(ps.enabled)}, Disabled:{plugins(disabled)}}}"
+
+
+def _validate_common_queue_sort(profiles: list[Profile]) -> list[str]:
+    """validateCommonQueueSort: every profile's queueSort plugin set (as configured, before
+    multiPoint expansion) must equal the first profile's."""
+    errors = []
+    if not profiles:
+        return errors
+    canon = profiles[0].plugins["queueSort"]
+    if len(canon.enabled) > 1:
+        errors.append(invalid("profiles[0].plugins.queueSort.Enabled", len(canon.enabled),
+                              "only one queue sort plugin can be enabled"))
+    key = ([(r.name, r.weight or 0) for r in canon.enabled], list(canon.disabled))
+    for i, profile in enumerate(profiles[1:], start=1):
+        current = profile.plugins["queueSort"]
+        if ([(r.name, r.weight or 0) for r in current.enabled], list(current.disabled)) != key:
+            errors.append(f"profiles[{i}].plugins.queueSort: Invalid value: "
+                          f"{_go_plugin_set(current)}: must be the same for all profiles")
+    return errors
 
 
 def _validate_backoff(cfg: Configuration, errors: list[str]) -> None:
     initial, maximum = cfg.pod_initial_backoff_seconds, cfg.pod_max_backoff_seconds
     if not isinstance(initial, int) or initial <= 0:
         errors.append(invalid("podInitialBackoffSeconds", initial, "must be greater than 0"))
-    elif not isinstance(maximum, int) or maximum < initial:
+    if not isinstance(maximum, int) or (isinstance(initial, int) and maximum < initial):
         errors.append(invalid("podMaxBackoffSeconds", maximum,
                               "must be greater than or equal to PodInitialBackoffSeconds"))
 
 
 def _validate_frameworks(cfg: Configuration, registry: Registry) -> list[str]:
-    """The checks NewFramework and validateCommonQueueSort make."""
+    """The first error NewFramework or profile.NewMap meets, profile by profile: NewMap also
+    wants one queue sort plugin, with the same args, in every profile."""
     from .framework.runtime import FrameworkError, expand_plugins  # runtime imports config
 
-    errors = []
-    queue_sorts = []
+    first = None
     for i, profile in enumerate(cfg.profiles):
         try:
-            expanded, weights = expand_plugins(profile, registry)
+            expanded, _ = expand_plugins(profile, registry)
         except FrameworkError as exc:
-            errors.append(f"profiles[{i}]: {exc}")
-            continue
-        queue_sorts.append([p for p in expanded["queueSort"]])
-    differing = [i for i, qs in enumerate(queue_sorts) if qs != queue_sorts[0]]
-    if not errors and differing:
-        # validateCommonQueueSort names the first profile that differs from the first one.
-        errors.append(invalid(f"profiles[{differing[0]}].plugins.queueSort",
-                              queue_sorts[differing[0]], "must be the same for all profiles"))
-    return errors
+            return [f"profiles[{i}]: {exc}"]
+        queue_sort = expanded["queueSort"][0]
+        args = profile.plugin_config.get(queue_sort)
+        if first is None:
+            first = (queue_sort, args)
+        elif queue_sort != first[0]:
+            return [f'profiles[{i}]: different queue sort plugins for profile '
+                    f'"{profile.scheduler_name}": "{queue_sort}", first: "{first[0]}"']
+        elif args != first[1]:
+            return [f'profiles[{i}]: different queue sort plugin args for profile '
+                    f'"{profile.scheduler_name}"']
+    return []
 
 
 def score_weight_overflows(weights: dict[str, int]) -> bool:

@@ -53,3 +53,45 @@ def duplicate(path: str, value) -> str:
 
 def forbidden(path: str, detail: str) -> str:
     return f"{path}: Forbidden: {detail}"
+
+
+def child(path: str, name: str) -> str:
+    """field.Path.Child: the field name below path, or name alone at the root (path "")."""
+    return f"{path}.{name}" if path else name
+
+
+def aggregate(messages: list[str]) -> str:
+    """utilerrors.NewAggregate(errs).Error(): one message alone, several deduplicated in []."""
+    unique = list(dict.fromkeys(messages))
+    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
+
+
+def is_int(value) -> bool:
+    """An integer as a YAML or JSON document gives it: bool is not one, though Python says so."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def not_in_range(path: str, value, low, high="inf", *, open_low: bool = False) -> str:
+    """The "not in valid range" field error of the plugin args validations: [low, high],
+    "(" with open_low, and an unbounded high prints "inf)"."""
+    opening = "(" if open_low else "["
+    closing = ")" if high == "inf" else "]"
+    return invalid(path, value, f"not in valid range {opening}{low}, {high}{closing}")
+
+
+def json_kind(value) -> str:
+    """The JSON kind encoding/json names in an UnmarshalTypeError."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def unmarshal_type_error(field: str, value, go_type: str) -> TypeError:
+    """What kube-scheduler's strict decoder says when an args field has the wrong JSON type;
+    field is the Go struct field, e.g. "InterPodAffinityArgs.hardPodAffinityWeight"."""
+    return TypeError(f"json: cannot unmarshal {json_kind(value)} into Go struct field {field} "
+                     f"of type {go_type}")

@@ -61,9 +61,10 @@ class SchedulingQueue:
     # --- adding ------------------------------------------------------------------------------
     def add(self, pod) -> QueuedPodInfo:
         qpi = QueuedPodInfo(pod, self._clock(), next(self._seq), self._less)
-        if pod.nominated_node_name:
-            self.add_nominated(pod, pod.nominated_node_name)
         self._enqueue_gated_or_active(qpi)
+        # moveToActiveQ nominates a new pod only once it is in activeQ: a gated one is not.
+        if pod.nominated_node_name and qpi.queue == ACTIVE:
+            self.add_nominated(pod, pod.nominated_node_name)
         return qpi
 
     def _enqueue_gated_or_active(self, qpi: QueuedPodInfo) -> None:
@@ -161,11 +162,14 @@ class SchedulingQueue:
     def _requeue_after_backoff(self, qpi: QueuedPodInfo) -> None:
         self._place(qpi, BACKOFF if self.is_backing_off(qpi) else ACTIVE)
 
-    def move_all_to_active_or_backoff(self, event: str, events_of) -> int:
-        """Move pool pods one of whose rejecting plugins registered `event` (or all on flush)."""
+    def move_all_to_active_or_backoff(self, event: str, events_of, only=None) -> int:
+        """Move pool pods one of whose rejecting plugins registered `event` (or all on flush).
+
+        only(qpi), when given, pre-selects the pods the event may concern at all.
+        """
         moved = 0
         for uid, qpi in list(self.unschedulable.items()):
-            if qpi.queue == GATED:
+            if qpi.queue == GATED or (only is not None and not only(qpi)):
                 continue
             rejectors = qpi.unschedulable_plugins | qpi.pending_plugins
             if event != "flush" and rejectors and not any(
@@ -180,7 +184,7 @@ class SchedulingQueue:
     def flush_unschedulable_left_over(self) -> int:
         now = self._clock()
         stale = [q for q in self.unschedulable.values()
-                 if q.queue == UNSCHEDULABLE and now - q.timestamp >= MAX_UNSCHEDULABLE_STAY]
+                 if q.queue == UNSCHEDULABLE and now - q.timestamp > MAX_UNSCHEDULABLE_STAY]
         for qpi in stale:
             del self.unschedulable[qpi.pod.uid]
             self._requeue_after_backoff(qpi)

@@ -234,9 +234,29 @@ class Scheduler:
     def _events_of(self, pod, plugin: str):
         return self.frameworks[pod.scheduler_name].events_of(plugin)
 
-    def cluster_event(self, event: str) -> None:
+    def cluster_event(self, event: str, pod=None) -> None:
         self.changes += 1
-        self.queue.move_all_to_active_or_backoff(event, self._events_of)
+        only = self._concerned_by_assigned_pod(pod) if event == "AssignedPodAdd" else None
+        self.queue.move_all_to_active_or_backoff(event, self._events_of, only=only)
+
+    def _concerned_by_assigned_pod(self, added):
+        """AssignedPodAdded's getUnschedulablePodsWithCrossTopologyTerm: a newly bound pod can
+        only help pods that PodTopologySpread rejected in its namespace, or whose required pod
+        affinity it matches. (A pod that failed with no rejecting plugin is not held back.)"""
+        from .plugins.interpodaffinity.terms import parsed_affinity
+        from .plugins.names import POD_TOPOLOGY_SPREAD
+
+        ns_labels = self.cluster.objects.namespace_labels(added.namespace)
+
+        def concerned(qpi) -> bool:
+            if not qpi.unschedulable_plugins and not qpi.pending_plugins:
+                return True
+            if (POD_TOPOLOGY_SPREAD in qpi.unschedulable_plugins
+                    and qpi.pod.namespace == added.namespace):
+                return True
+            return any(term.matches(added, ns_labels)
+                       for term in parsed_affinity(qpi.pod).required_affinity)
+        return concerned
 
     def activate(self, pods) -> None:
         for pod in pods:
@@ -302,9 +322,12 @@ class Scheduler:
                  if q.queue == UNSCHEDULABLE and self._change_marks.get(uid, 0) < self.changes]
         if not stale:
             return None
+        # flushUnschedulablePodsLeftover runs every 30s and moves pods that stayed strictly
+        # longer than the maximum: the first tick after the due time, and not in the past.
+        period = UNSCHEDULABLE_FLUSH_PERIOD
         due = min(stale) + MAX_UNSCHEDULABLE_STAY
-        ticks = -(-due // UNSCHEDULABLE_FLUSH_PERIOD)
-        return max(self.clock, ticks * UNSCHEDULABLE_FLUSH_PERIOD)
+        tick = (due // period + 1) * period
+        return tick if tick >= self.clock else -(-self.clock // period) * period
 
     def _flush_unschedulable(self) -> None:
         self.queue.flush_unschedulable_left_over()
@@ -465,11 +488,13 @@ class Scheduler:
 
     # --- failures ----------------------------------------------------------------------------
     def _handle_fit_error(self, fwk, state, qpi, fit: FitError, rec) -> None:
-        nominate = None
+        nominate = ""  # without PostFilter plugins Go clears the nomination (clearNominatedNode)
         if fwk.post_filter_plugins:
             result, status = fwk.run_post_filter_plugins(
                 state, qpi.pod, fit.diagnosis.node_to_status, rec)
             fit.diagnosis.post_filter_msg = status.message()
+            # No PostFilterResult leaves the nomination as it is (ModeNoop).
+            nominate = None
             if result is not None:
                 nominate = result.nominated_node_name
                 if nominate and rec is not None:
@@ -485,12 +510,14 @@ class Scheduler:
         nothing changed in the cluster, the pod waits for a change, so such a run ends.
         """
         uid = qpi.pod.uid
-        if (outcome == "Error" and self._error_marks.get(uid) == self.changes
+        # No rejecting plugin: the pod goes to the error backoff queue, whatever the outcome.
+        errored = not qpi.unschedulable_plugins and not qpi.pending_plugins
+        if (errored and self._error_marks.get(uid) == self.changes
                 and self.queue.backed_off_to_max(qpi)):
             self.queue.park(qpi, message)
         else:
             self.queue.add_unschedulable(qpi, message)
-        if outcome == "Error":
+        if errored:
             self._error_marks[uid] = self.changes
         self._change_marks[uid] = self.changes
         if nominate is not None:
@@ -501,24 +528,28 @@ class Scheduler:
             rec.finish(outcome, node, message, self.clock)
 
     def _rejected_after_assume(self, b: Binding, status: Status,
-                               in_binding_cycle: bool = False) -> None:
+                               in_binding_cycle: bool = False, fit_error: bool = True) -> None:
         """Reserve, Permit or binding failed: the pod leaves the node and is retried.
 
         Forgetting a pod in the binding cycle frees its node as a deletion would
         (handleBindingCycleError); that event moves the other pods, never the pod itself.
+        A rejection at Reserve, Permit or while waiting on Permit becomes a FitError on the one
+        node (the plugin rejected the pod there); one at PreBind or Bind keeps its own message
+        and, like an error, sends the pod to backoff with no rejecting plugin.
         """
         b.fwk.run_reserve_plugins_unreserve(b.state, b.pod, b.host, b.rec)
         self.cache.forget(b.pod)
         if in_binding_cycle:
             self.cluster_event("AssignedPodDelete")
-        if status.is_rejected():
+        if status.is_rejected() and fit_error:
             b.qpi.unschedulable_plugins = {status.plugin} if status.plugin else set()
             diagnosis = Diagnosis()
             diagnosis.node_to_status.set(b.host, status)
             message = str(FitError(b.pod, 1, diagnosis))
             self._fail(b.qpi, "Rejected", message, b.rec, nominate="", node=b.host)
         else:
-            self._fail(b.qpi, "Error", status.message(), b.rec, nominate="", node=b.host)
+            outcome = "Rejected" if status.is_rejected() else "Error"
+            self._fail(b.qpi, outcome, status.message(), b.rec, nominate="", node=b.host)
 
     # --- reserve, permit and the binding cycle -----------------------------------------------
     def _assume_reserve_permit(self, b: Binding) -> None:
@@ -572,7 +603,7 @@ class Scheduler:
         if status.is_success():
             status = self._bind(b)
         if not status.is_success():
-            self._rejected_after_assume(b, status, in_binding_cycle=True)
+            self._rejected_after_assume(b, status, in_binding_cycle=True, fit_error=False)
             return
         self.cache.finish_binding(b.pod)
         b.pod.start_time = RUN_EPOCH + self.clock
@@ -584,7 +615,7 @@ class Scheduler:
             b.rec.finish("Bound", b.host, "", self.clock)
         if self.observer is not None:
             self.observer.pod_event("bound", b.pod, self.clock, {"node": b.host})
-        self.cluster_event("AssignedPodAdd")
+        self.cluster_event("AssignedPodAdd", b.pod)
 
     def _bind(self, b: Binding) -> Status:
         if self.extenders:

@@ -1,6 +1,7 @@
-"""Builders for tests: Node and Pod manifests in a line, and PodInfos from them."""
+"""Builders for tests: Node and Pod manifests in a line, and PodInfos from them; and a Score run."""
 from __future__ import annotations
 
+from .framework.interfaces import NodeScore
 from .framework.types import PodInfo
 
 
@@ -43,3 +44,15 @@ def make_pod(name: str, namespace="default", cpu=None, memory=None, node_name=No
 
 def pod_info(manifest: dict) -> PodInfo:
     return PodInfo(manifest, priority=(manifest.get("spec") or {}).get("priority") or 0)
+
+
+def normalized_scores(plugin, state, pod: PodInfo, node_infos) -> list[NodeScore]:
+    """Score on each node, then NormalizeScore, as the runtime runs them; every call must
+    succeed."""
+    scores = []
+    for ni in node_infos:
+        score, status = plugin.score(state, pod, ni)
+        assert status is None, status
+        scores.append(NodeScore(ni.name, score))
+    assert plugin.score_extensions().normalize_score(state, pod, scores) is None
+    return scores

@@ -25,9 +25,10 @@ from datetime import UTC, date, datetime
 from http.client import HTTPException, RemoteDisconnected
 from urllib.parse import urlsplit
 
-from ..errors import ConfigError
+from ..errors import ConfigError, is_int, json_kind
 from ..framework.interfaces import MAX_NODE_SCORE
 from ..framework.status import Code, Status
+from ..plugins.defaultpreemption.preemption import Victims
 from .config import ExtenderConfig, TLSConfig, decode_extender
 
 MAX_EXTENDER_PRIORITY = 10
@@ -112,19 +113,6 @@ def _decode_json(data: bytes):
     return value
 
 
-def _kind(value) -> str:
-    """The JSON kind encoding/json names in an UnmarshalTypeError."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 class _Struct:
     """A Go struct type: its name and its fields (JSON name -> field type)."""
 
@@ -181,24 +169,24 @@ def decode(value, spec, struct: str = "", path: tuple = ()):
         return {"string": "", "int64": 0}.get(spec) if isinstance(spec, str) else None
     if spec == "string":
         if not isinstance(value, str):
-            raise mismatch(_kind(value), "string")
+            raise mismatch(json_kind(value), "string")
         return value
     if spec == "int64":
         if isinstance(value, _Number):
             raise mismatch(f"number {value.text}", "int64")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise mismatch(_kind(value), "int64")
+        if not is_int(value):
+            raise mismatch(json_kind(value), "int64")
         return value
     if isinstance(spec, _Slice):
         if not isinstance(value, list):
-            raise mismatch(_kind(value), spec.go_type)
+            raise mismatch(json_kind(value), spec.go_type)
         return [decode(item, spec.elem, struct, path) for item in value]
     if isinstance(spec, _Map):
         if not isinstance(value, dict):
-            raise mismatch(_kind(value), spec.go_type)
+            raise mismatch(json_kind(value), spec.go_type)
         return {key: decode(item, spec.elem, struct, path) for key, item in value.items()}
     if not isinstance(value, dict):
-        raise mismatch(_kind(value), spec.go_type)
+        raise mismatch(json_kind(value), spec.go_type)
     out: dict = {}
     folded = {name.casefold(): name for name in spec.fields}
     for key, item in value.items():
@@ -255,19 +243,6 @@ class Call:
             if self.ignored:
                 out["ignored"] = "the extender is ignorable: its error is skipped"
         return out
-
-
-class Victims:
-    """extenderv1.Victims: the pods to preempt on a node and the PDB violations that costs."""
-
-    __slots__ = ("num_pdb_violations", "pods")
-
-    def __init__(self, pods: list, num_pdb_violations: int = 0):
-        self.pods = pods
-        self.num_pdb_violations = num_pdb_violations
-
-    def __repr__(self):
-        return f"Victims({[p.key for p in self.pods]}, pdb={self.num_pdb_violations})"
 
 
 # --- transport ---------------------------------------------------------------------------------

@@ -12,12 +12,10 @@ import binascii
 import re
 from dataclasses import dataclass
 
-from ..errors import invalid, required
+from ..errors import invalid, is_int, required
 from ..plugins import names
-from ..plugins.noderesources.resource_allocation import (
-    is_extended_resource_name,
-    qualified_name_errors,
-)
+from ..plugins.noderesources.resource_allocation import is_extended_resource_name
+from ..validation import is_qualified_name
 
 # extender.go's DefaultExtenderTimeout, used when httpTimeout is unset or zero.
 DEFAULT_EXTENDER_TIMEOUT = 5.0
@@ -116,8 +114,14 @@ def timeout_seconds(value) -> float | None:
 
 
 # --- decoding ----------------------------------------------------------------------------------
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _decode_strings(raw: dict, keys, path: str, errors: list[str], values: dict) -> None:
+    """The string fields among keys into values (snake_case), "" for a missing or bad one."""
+    for key in keys:
+        value = raw.get(key) or ""
+        if not isinstance(value, str):
+            errors.append(invalid(f"{path}.{key}", value, "must be a string"))
+            value = ""
+        values[_snake(key)] = value
 
 
 def _decode_tls(raw, path: str, errors: list[str]) -> TLSConfig | None:
@@ -131,12 +135,7 @@ def _decode_tls(raw, path: str, errors: list[str]) -> TLSConfig | None:
     if not isinstance(insecure, bool):
         errors.append(invalid(f"{path}.insecure", insecure, "must be a boolean"))
     values["insecure"] = insecure is True
-    for key in _TLS_STRING_FIELDS:
-        value = raw.get(key) or ""
-        if not isinstance(value, str):
-            errors.append(invalid(f"{path}.{key}", value, "must be a string"))
-            value = ""
-        values[_snake(key)] = value
+    _decode_strings(raw, _TLS_STRING_FIELDS, path, errors, values)
     for key in _TLS_DATA_FIELDS:
         value = raw.get(key) or ""
         try:
@@ -158,12 +157,7 @@ def decode_extender(raw, path: str, errors: list[str]) -> ExtenderConfig | None:
         errors.append(invalid(path, raw, "must be an object"))
         return None
     values: dict = {}
-    for key in _STRING_FIELDS:
-        value = raw.get(key) or ""
-        if not isinstance(value, str):
-            errors.append(invalid(f"{path}.{key}", value, "must be a string"))
-            value = ""
-        values[_snake(key)] = value
+    _decode_strings(raw, _STRING_FIELDS, path, errors, values)
     if not values["url_prefix"]:
         # Go accepts an empty prefix and fails on every call; the playground says so up front.
         errors.append(required(f"{path}.urlPrefix"))
@@ -176,7 +170,7 @@ def decode_extender(raw, path: str, errors: list[str]) -> ExtenderConfig | None:
     weight = raw.get("weight", 0)
     if weight is None:
         weight = 0
-    if not _is_int(weight):
+    if not is_int(weight):
         errors.append(invalid(f"{path}.weight", weight, "must be an integer"))
         weight = 0
     values["weight"] = weight
@@ -215,7 +209,7 @@ def decode_extender(raw, path: str, errors: list[str]) -> ExtenderConfig | None:
 # --- validation --------------------------------------------------------------------------------
 def _extended_resource_name_errors(path: str, name: str) -> list[str]:
     """validateExtendedResourceName."""
-    errs = [invalid(path, name, msg) for msg in qualified_name_errors(name)]
+    errs = [invalid(path, name, msg) for msg in is_qualified_name(name)]
     if errs:
         return errs
     if not is_extended_resource_name(name):

@@ -88,12 +88,13 @@ def expand_plugins(profile, registry: Registry, handle=None, instances=None):
                                            explicit_sets[point])
                 for point in _GO_POINT_ORDER}
     out = {point: expanded[point] for point in EXTENSION_POINTS}
-    if not out["queueSort"]:
-        raise FrameworkError("no queue sort plugin is enabled")
-    if len(out["queueSort"]) > 1:
-        raise FrameworkError("only one queue sort plugin can be enabled")
+    name = profile.scheduler_name
+    if len(out["queueSort"]) != 1:
+        raise FrameworkError(f'only one queue sort plugin required for profile with scheduler '
+                             f'name "{name}", but got {len(out["queueSort"])}')
     if not out["bind"]:
-        raise FrameworkError("at least one bind plugin is needed")
+        raise FrameworkError(
+            f'at least one bind plugin is needed for profile with scheduler name "{name}"')
     return out, _score_weights(profile, instances)
 
 
@@ -192,9 +193,11 @@ class Framework:
         An Unschedulable PreFilter lets the others run (preemption may still help); an
         UnschedulableAndUnresolvable one ends the point at once.
         """
+        skip: set[str] = set()
+        # Go sets SkipFilterPlugins in a defer: whatever the outcome, for PostFilter's AddPod.
+        state.skip_filter_plugins = skip
         result: PreFilterResult | None = None
         with_nodes: set[str] = set()
-        skip: set[str] = set()
         returned = Status()
         for pl in self.pre_filter_plugins:
             name = pl.name()
@@ -224,7 +227,6 @@ class Framework:
                 else:
                     msg = f"node(s) didn't satisfy plugin(s) [{' '.join(listed)}] simultaneously"
                 return result, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg), with_nodes
-        state.skip_filter_plugins = skip
         return result, returned, with_nodes
 
     def run_filter_plugins(self, state: CycleState, pod: PodInfo, node_info: NodeInfo,
@@ -335,15 +337,31 @@ class Framework:
         return Status()
 
     def run_score_plugins(self, state, pod, nodes: list[NodeInfo], rec=None):
-        """Weighted totals per node (aligned with nodes), or an error Status."""
-        totals = [0] * len(nodes)
-        for pl in self.score_plugins:
-            name = pl.name()
-            if name in state.skip_score_plugins:
-                continue
-            values, status = self._score_one(pl, state, pod, nodes, rec)
+        """Weighted totals per node (aligned with nodes), or an error Status.
+
+        As RunScorePlugins: every plugin scores every node, then every plugin normalizes, then
+        the scores are range-checked and weighted; so a Score error is reported before any
+        Normalize error, and a Normalize error before any score out of range.
+        """
+        plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
+        raws = []
+        for pl in plugins:
+            raw, status = self._score_one(pl, state, pod, nodes)
             if status is not None:
                 return None, status
+            raws.append(raw)
+        normalized = []
+        for pl, raw in zip(plugins, raws):
+            values, status = self._normalize_one(pl, state, pod, nodes, raw)
+            if status is not None:
+                return None, status
+            normalized.append(values)
+        if rec is not None:
+            for pl, raw, values in zip(plugins, raws, normalized):
+                rec.score(pl.name(), nodes, raw, values, self.weights.get(pl.name(), 1))
+        totals = [0] * len(nodes)
+        for pl, values in zip(plugins, normalized):
+            name = pl.name()
             weight = self.weights.get(name, 1)
             for i, value in enumerate(values):
                 if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
@@ -354,8 +372,9 @@ class Framework:
                 totals[i] += value * weight
         return totals, Status()
 
-    def _score_one(self, pl, state, pod, nodes, rec):
-        """One plugin's scores after NormalizeScore, recording raw and normalized values."""
+    @staticmethod
+    def _score_one(pl, state, pod, nodes):
+        """One plugin's raw scores, or the Score error."""
         name, score, raw = pl.name(), pl.score, []
         for ni in nodes:
             value, status = score(state, pod, ni)
@@ -363,18 +382,20 @@ class Framework:
                 return None, Status(Code.ERROR, f'running Score plugins: plugin "{name}" failed '
                                     f"with: {status.message()}", plugin=name)
             raw.append(value)
-        values = raw
+        return raw, None
+
+    @staticmethod
+    def _normalize_one(pl, state, pod, nodes, raw):
+        """One plugin's scores after NormalizeScore (the raw ones without ScoreExtensions)."""
         ext = pl.score_extensions()
-        if ext is not None:
-            scores = [NodeScore(ni.name, v) for ni, v in zip(nodes, raw)]
-            status = ext.normalize_score(state, pod, scores)
-            if status is not None and not status.is_success():
-                return None, Status(Code.ERROR, f"running Normalize on Score plugins: plugin "
-                                    f'"{name}" failed with: {status.message()}', plugin=name)
-            values = [s.score for s in scores]
-        if rec is not None:
-            rec.score(name, nodes, raw, values, self.weights.get(name, 1))
-        return values, None
+        if ext is None:
+            return raw, None
+        scores = [NodeScore(ni.name, v) for ni, v in zip(nodes, raw)]
+        status = ext.normalize_score(state, pod, scores)
+        if status is not None and not status.is_success():
+            return None, Status(Code.ERROR, f"running Normalize on Score plugins: plugin "
+                                f'"{pl.name()}" failed with: {status.message()}', plugin=pl.name())
+        return [s.score for s in scores], None
 
     # --- reserve, permit, binding cycle ----------------------------------------------------
     def run_reserve_plugins_reserve(self, state, pod, node_name, rec=None) -> Status:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from datetime import datetime
 
-from ..errors import ConfigError, invalid
+from ..errors import ConfigError, child, invalid, is_int
 from ..framework.cycle_state import CycleState
 from ..framework.interfaces import (
     EnqueueExtensions,
@@ -322,14 +322,6 @@ class Coscheduling(QueueSortPlugin, PreFilterPlugin, PostFilterPlugin, ReservePl
 
 
 # --- args ----------------------------------------------------------------------------------------
-def _child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def default_args(args: dict) -> dict:
     """SetDefaults_CoschedulingArgs: 60s at Permit, no group backoff, 10% reject threshold."""
     out = copy.deepcopy(dict(args or {}))
@@ -344,16 +336,16 @@ def validate_args(args: dict, path: str) -> list[str]:
     errs = []
     for name in ("permitWaitingTimeSeconds", "podGroupBackoffSeconds"):
         value = args.get(name)
-        if not _is_int(value):
-            errs.append(invalid(_child(path, name), value, "must be an integer"))
+        if not is_int(value):
+            errs.append(invalid(child(path, name), value, "must be an integer"))
         elif value < 0:
-            errs.append(invalid(_child(path, name), value, "must be greater than 0"))
+            errs.append(invalid(child(path, name), value, "must be greater than 0"))
     name = "podGroupRejectPercentage"
     value = args.get(name)
-    if not _is_int(value):
-        errs.append(invalid(_child(path, name), value, "must be an integer"))
+    if not is_int(value):
+        errs.append(invalid(child(path, name), value, "must be an integer"))
     elif not 0 <= value <= 100:
-        errs.append(invalid(_child(path, name), value, "must be between 0 and 100"))
+        errs.append(invalid(child(path, name), value, "must be between 0 and 100"))
     return errs
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 
-from ..errors import ConfigError, duplicate, invalid, required
+from ..errors import ConfigError, child, duplicate, invalid, is_int, required
 from ..framework.cycle_state import CycleState
 from ..framework.interfaces import NodeScore, PreScorePlugin, ScoreExtensions, ScorePlugin
 from ..framework.status import Status
@@ -90,14 +90,6 @@ class GPUScorer(PreScorePlugin, ScorePlugin, ScoreExtensions):
 
 
 # --- args ----------------------------------------------------------------------------------------
-def _child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def default_args(args: dict) -> dict:
     """The defaults above; a preferred model without a weight weighs 1."""
     out = copy.deepcopy(dict(args or {}))
@@ -113,7 +105,7 @@ def default_args(args: dict) -> dict:
 def _validate_name(args: dict, path: str, name: str) -> list[str]:
     value = args.get(name)
     if not isinstance(value, str) or not value.strip():
-        return [required(_child(path, name))]
+        return [required(child(path, name))]
     return []
 
 
@@ -133,7 +125,7 @@ def _validate_preferred_models(models, path: str) -> list[str]:
             errs.append(duplicate(f"{where}.model", model))
         else:
             seen.add(model)
-        if not _is_int(weight) or not 0 <= weight <= MAX_MODEL_WEIGHT:
+        if not is_int(weight) or not 0 <= weight <= MAX_MODEL_WEIGHT:
             errs.append(invalid(f"{where}.weight", weight,
                                 f"must be an integer in the range [0, {MAX_MODEL_WEIGHT}]"))
     return errs
@@ -145,19 +137,19 @@ def validate_args(args: dict, path: str) -> list[str]:
         errs += _validate_name(args, path, name)
     resource = args.get("resourceName")
     if isinstance(resource, str) and resource.strip() and "/" not in resource:
-        errs.append(invalid(_child(path, "resourceName"), resource,
+        errs.append(invalid(child(path, "resourceName"), resource,
                             "must be an extended resource name (domain/name)"))
     errs += _validate_preferred_models(args.get("preferredModels"),
-                                       _child(path, "preferredModels"))
+                                       child(path, "preferredModels"))
     weights_ok = True
     for name in ("modelWeight", "memoryWeight"):
         value = args.get(name)
-        if not _is_int(value) or value < 0:
-            errs.append(invalid(_child(path, name), value,
+        if not is_int(value) or value < 0:
+            errs.append(invalid(child(path, name), value,
                                 "must be an integer greater than or equal to 0"))
             weights_ok = False
     if weights_ok and args["modelWeight"] == 0 and args["memoryWeight"] == 0:
-        errs.append(invalid(_child(path, "memoryWeight"), 0,
+        errs.append(invalid(child(path, "memoryWeight"), 0,
                             "modelWeight and memoryWeight cannot both be 0"))
     return errs
 

@@ -460,7 +460,7 @@ def gang(size, min_member, nodes, timeout=10, cfg=None, gated=(), finished=()):
 
 def test_a_profile_needs_prioritysort_out_of_queue_sort():
     cfg = config({"queueSort": {}})
-    with pytest.raises(ConfigError, match="only one queue sort plugin can be enabled"):
+    with pytest.raises(ConfigError, match="only one queue sort plugin required"):
         gang(2, 2, 2, cfg=cfg)
 
 

@@ -105,7 +105,8 @@ def test_invalid_configuration_exits_2(tmp_path, cluster):
     config = write(tmp_path / "ksc.yaml", configuration(profile(binder=None)))
     line = bad_input_run(cluster, "--config", config)
     assert line == (f"error: {config}: invalid KubeSchedulerConfiguration: "
-                    "profiles[0]: at least one bind plugin is needed")
+                    "profiles[0]: at least one bind plugin is needed for profile with scheduler "
+                    'name "default-scheduler"')
 
 
 def test_a_malformed_plugin_flag_exits_2(cluster):

@@ -62,7 +62,13 @@ def company_filter(events=None):
 
 
 def test_a_cluster_event_moves_a_rejected_pod_back_after_its_backoff():
-    pods = [make_pod("waiter", priority=10), make_pod("other")]
+    # A newly bound pod only moves pods whose required pod affinity it matches (or that
+    # PodTopologySpread rejected): AssignedPodAdded's pre-check in the scheduling queue.
+    affinity = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "other"}},
+         "topologyKey": "kubernetes.io/hostname"}]}}
+    pods = [make_pod("waiter", priority=10, affinity=affinity),
+            make_pod("other", labels={"app": "other"})]
     sched, cycles = run([company_filter()], NODES, pods)
     assert [(c["pod"], c["time"], c["outcome"]) for c in cycles] == [
         ("default/waiter", 0.0, "Unschedulable"),
@@ -74,9 +80,10 @@ def test_a_cluster_event_moves_a_rejected_pod_back_after_its_backoff():
 def test_an_unregistered_event_leaves_the_pod_until_the_unschedulable_flush():
     pods = [make_pod("waiter", priority=10), make_pod("other")]
     sched, cycles = run([company_filter(events={"NodeAdd"})], NODES, pods)
-    # podMaxInUnschedulablePodsDuration is 5 minutes, checked every 30 seconds.
+    # podMaxInUnschedulablePodsDuration is 5 minutes, checked every 30 seconds; a pod moves
+    # once it has stayed strictly longer, so at the tick after 300s.
     assert [(c["pod"], c["time"]) for c in cycles] == [
-        ("default/waiter", 0.0), ("default/other", 0.0), ("default/waiter", 300.0)]
+        ("default/waiter", 0.0), ("default/other", 0.0), ("default/waiter", 330.0)]
     assert sched.bindings["default/waiter"] is not None
 
 

@@ -8,7 +8,7 @@ look for (minCandidateNodesPercentage / minCandidateNodesAbsolute).
 """
 from __future__ import annotations
 
-from ...errors import ConfigError, invalid
+from ...errors import ConfigError, child, invalid, is_int, not_in_range, unmarshal_type_error
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, PostFilterPlugin
 from ...framework.status import Code, Status
@@ -193,16 +193,6 @@ def _pdb_selector(pdb: dict) -> LabelSelector | None:
 
 
 # Args ---------------------------------------------------------------------------------------
-def _json_kind(value) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 def default_args(args: dict) -> dict:
     """SetDefaults_DefaultPreemptionArgs: 10% of the nodes, at least 100 of them."""
     out = dict(args or {})
@@ -213,27 +203,22 @@ def default_args(args: dict) -> dict:
             out[field] = default
         elif isinstance(value, float) and value.is_integer():
             out[field] = int(value)  # YAML 10.0 reaches Go's decoder as the JSON number 10
-        elif isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"json: cannot unmarshal {_json_kind(value)} into Go struct field "
-                            f"DefaultPreemptionArgs.{field} of type int32")
+        elif not is_int(value):
+            raise unmarshal_type_error(f"DefaultPreemptionArgs.{field}", value, "int32")
     return out
-
-
-def _child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
 
 
 def validate_args(args: dict, path: str) -> list[str]:
     """ValidateDefaultPreemptionArgs."""
     percentage = args.get("minCandidateNodesPercentage", DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE)
     absolute = args.get("minCandidateNodesAbsolute", DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE)
-    percentage_path = _child(path, "minCandidateNodesPercentage")
-    absolute_path = _child(path, "minCandidateNodesAbsolute")
+    percentage_path = child(path, "minCandidateNodesPercentage")
+    absolute_path = child(path, "minCandidateNodesAbsolute")
     errs = []
     if percentage < 0 or percentage > 100:
-        errs.append(invalid(percentage_path, percentage, "not in valid range [0, 100]"))
+        errs.append(not_in_range(percentage_path, percentage, 0, 100))
     if absolute < 0:
-        errs.append(invalid(absolute_path, absolute, "not in valid range [0, inf)"))
+        errs.append(not_in_range(absolute_path, absolute, 0))
     if percentage == 0 and absolute == 0:
         errs.append(invalid(percentage_path, percentage,
                             "cannot be zero at the same time as minCandidateNodesAbsolute"))

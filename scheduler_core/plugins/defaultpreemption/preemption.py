@@ -12,6 +12,7 @@ one (parallelism 1), so the candidates found are the first ones in (offset + i) 
 """
 from __future__ import annotations
 
+from ...errors import aggregate
 from ...framework.diagnosis import Diagnosis, FitError, NodeToStatus
 from ...framework.interfaces import PostFilterResult
 from ...framework.status import Code, Status
@@ -22,7 +23,8 @@ NO_CANDIDATE = "no candidate node for preemption"
 
 
 class Victims:
-    """extenderv1.Victims: the pods to preempt on one node, most important first."""
+    """extenderv1.Victims: the pods to preempt on one node, most important first, and the PDB
+    violations that costs."""
 
     __slots__ = ("num_pdb_violations", "pods")
 
@@ -57,14 +59,6 @@ def earliest_pod_start_time(victims: Victims) -> float:
     """GetEarliestPodStartTime: the earliest start among the highest-priority victims."""
     top = max(p.priority for p in victims.pods)
     return min(p.start_time for p in victims.pods if p.priority == top)
-
-
-def aggregate_message(errors: list[str]) -> str:
-    """utilerrors.NewAggregate(errs).Error(): one message alone, several deduplicated in []."""
-    unique = list(dict.fromkeys(errors))
-    if len(unique) == 1:
-        return unique[0]
-    return "[" + ", ".join(unique) + "]"
 
 
 # --- pickOneNodeForPreemption ------------------------------------------------------------------
@@ -161,7 +155,7 @@ class Evaluator:
                                                             node_to_status, detail)
         state.write(self.detail_key, detail)
         if errors and not candidates:
-            return None, Status.as_error(aggregate_message(errors))
+            return None, Status.as_error(aggregate(errors))
         if not candidates:
             diagnosis = Diagnosis()
             diagnosis.node_to_status = statuses

@@ -5,7 +5,7 @@ EnqueueExtensions. The work lives in filtering.py and scoring.py, as in kube-sch
 """
 from __future__ import annotations
 
-from ...errors import ConfigError, invalid
+from ...errors import ConfigError, child, is_int, not_in_range, unmarshal_type_error
 from ...framework.interfaces import EnqueueExtensions
 from ..names import INTER_POD_AFFINITY
 from .filtering import Filtering
@@ -32,20 +32,8 @@ class InterPodAffinity(Filtering, Scoring, EnqueueExtensions):
                 "NodeAdd", "NodeUpdate"}
 
 
-def _json_kind(value) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 def _decode_error(field: str, value, go_type: str) -> TypeError:
-    """What the strict decoder says when a field has the wrong JSON type."""
-    return TypeError(f"json: cannot unmarshal {_json_kind(value)} into Go struct field "
-                     f"InterPodAffinityArgs.{field} of type {go_type}")
+    return unmarshal_type_error(f"InterPodAffinityArgs.{field}", value, go_type)
 
 
 def default_args(args: dict) -> dict:
@@ -57,7 +45,7 @@ def default_args(args: dict) -> dict:
         out["hardPodAffinityWeight"] = DEFAULT_HARD_POD_AFFINITY_WEIGHT
     elif isinstance(weight, float) and weight.is_integer():
         out["hardPodAffinityWeight"] = int(weight)  # YAML 1.0 reaches Go's decoder as JSON 1
-    elif isinstance(weight, bool) or not isinstance(weight, int):
+    elif not is_int(weight):
         raise _decode_error("hardPodAffinityWeight", weight, "int32")
     ignore = out.get("ignorePreferredTermsOfExistingPods")
     if ignore is None:
@@ -71,9 +59,8 @@ def validate_args(args: dict, path: str) -> list[str]:
     """ValidateInterPodAffinityArgs: hardPodAffinityWeight within [0, 100]."""
     weight = args.get("hardPodAffinityWeight", DEFAULT_HARD_POD_AFFINITY_WEIGHT)
     if not MIN_HARD_POD_AFFINITY_WEIGHT <= weight <= MAX_HARD_POD_AFFINITY_WEIGHT:
-        field = f"{path}.hardPodAffinityWeight" if path else "hardPodAffinityWeight"
-        return [invalid(field, weight, f"not in valid range [{MIN_HARD_POD_AFFINITY_WEIGHT}, "
-                                       f"{MAX_HARD_POD_AFFINITY_WEIGHT}]")]
+        return [not_in_range(child(path, "hardPodAffinityWeight"), weight,
+                             MIN_HARD_POD_AFFINITY_WEIGHT, MAX_HARD_POD_AFFINITY_WEIGHT)]
     return []
 
 

@@ -6,26 +6,12 @@ and labels.NewRequirement validate them, with the same error wording.
 """
 from __future__ import annotations
 
-import re
-
+from ...errors import aggregate
 from ...framework.types import PodInfo
 from ...labels import LabelSelector
+from ...validation import is_qualified_name, is_valid_label_value
 from ..names import INTER_POD_AFFINITY
 
-_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_QUALIFIED_NAME_RE = re.compile(f"^{_QUALIFIED_NAME_FMT}$")
-_QUALIFIED_NAME_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start "
-                       "and end with an alphanumeric character")
-_LABEL_VALUE_FMT = f"({_QUALIFIED_NAME_FMT})?"
-_LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE_FMT}$")
-_LABEL_VALUE_ERR = ("a valid label must be an empty string or consist of alphanumeric characters, "
-                    "'-', '_' or '.', and must start and end with an alphanumeric character")
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
-_DNS1123_SUBDOMAIN_ERR = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-                          "characters, '-' or '.', and must start and end with an alphanumeric "
-                          "character")
 _OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 
 NOTHING = LabelSelector(None)
@@ -33,12 +19,6 @@ NOTHING = LabelSelector(None)
 
 class ParseError(ValueError):
     pass
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """validation.RegexError, including its doubled space after each example's comma."""
-    shown = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
 def _go_quote(value: str) -> str:
@@ -54,56 +34,10 @@ def _go_strings(values) -> str:
     return "[]string{" + ", ".join(_go_quote(v) for v in values) + "}"
 
 
-def _qualified_name_errors(key: str) -> list[str]:
-    """validation.IsQualifiedName."""
-    errs = []
-    parts = key.split("/")
-    if len(parts) > 2:
-        return ["a qualified name " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
-                                                   "MyName", "my.name", "123-abc")
-                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    name = parts[-1]
-    if len(parts) == 2:
-        prefix = parts[0]
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            if len(prefix) > 253:
-                errs.append("prefix part must be no more than 253 characters")
-            if not _DNS1123_SUBDOMAIN_RE.match(prefix):
-                errs.append("prefix part " + _regex_error(
-                    _DNS1123_SUBDOMAIN_ERR, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    if not name:
-        errs.append("name part must be non-empty")
-    elif len(name) > 63:
-        errs.append("name part must be no more than 63 characters")
-    if not _QUALIFIED_NAME_RE.match(name):
-        errs.append("name part " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
-                                                "MyName", "my.name", "123-abc"))
-    return errs
-
-
-def _label_value_errors(value: str) -> list[str]:
-    """validation.IsValidLabelValue."""
-    errs = []
-    if len(value) > 63:
-        errs.append("must be no more than 63 characters")
-    if not _LABEL_VALUE_RE.match(value):
-        errs.append(_regex_error(_LABEL_VALUE_ERR, _LABEL_VALUE_FMT,
-                                 "MyValue", "my_value", "12345"))
-    return errs
-
-
-def _aggregate(messages: list[str]) -> str:
-    """utilerrors.NewAggregate(...).Error(): one message alone, several in brackets."""
-    unique = list(dict.fromkeys(messages))
-    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
-
-
 def _requirement_errors(key: str, operator: str, values: list[str]) -> str | None:
     """labels.NewRequirement's field errors, aggregated, or None when the requirement is valid."""
     errs = []
-    key_errs = _qualified_name_errors(key)
+    key_errs = is_qualified_name(key)
     if key_errs:
         errs.append(f"key: Invalid value: {_go_quote(key)}: {'; '.join(key_errs)}")
     if operator in ("In", "NotIn") and not values:
@@ -113,11 +47,11 @@ def _requirement_errors(key: str, operator: str, values: list[str]) -> str | Non
         errs.append(f"values: Invalid value: {_go_strings(values)}: "
                     "values set must be empty for exists and does not exist")
     for i, value in enumerate(values):
-        value_errs = _label_value_errors(value)
+        value_errs = is_valid_label_value(value)
         if value_errs:
             errs.append(f"values[{i}][{key}]: Invalid value: {_go_quote(value)}: "
                         f"{'; '.join(value_errs)}")
-    return _aggregate(errs) if errs else None
+    return aggregate(errs) if errs else None
 
 
 def compile_selector(selector: dict | None) -> LabelSelector:
@@ -246,7 +180,7 @@ class ParsedAffinity:
                 lists.append([])
         (self.required_affinity, self.required_anti_affinity, self.preferred_affinity,
          self.preferred_anti_affinity) = lists
-        self.error = _aggregate(errors) if errors else None
+        self.error = aggregate(errors) if errors else None
 
 
 def parsed_affinity(pod: PodInfo) -> ParsedAffinity:

@@ -13,7 +13,7 @@ import pytest
 
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.handle import ClusterObjects, FakeHandle
-from scheduler_core.framework.interfaces import MAX_NODE_SCORE, NodeScore
+from scheduler_core.framework.interfaces import MAX_NODE_SCORE
 from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.framework.types import NodeInfo, PodInfo
@@ -27,7 +27,7 @@ from scheduler_core.plugins.interpodaffinity.filtering import (
     incoming_affinity_anti_affinity_counts,
 )
 from scheduler_core.plugins.interpodaffinity.terms import parsed_affinity
-from scheduler_core.testing import make_node
+from scheduler_core.testing import make_node, normalized_scores
 
 REQ, PREF = "required", "preferred"
 _names = itertools.count()
@@ -928,12 +928,8 @@ def _run_scoring(plugin, snapshot, pod: dict, nodes: list[dict]):
     status = plugin.pre_score(state, pi, snapshot.list())
     if status is not None:
         return status, None
-    scores = []
-    for n in nodes:
-        score, score_status = plugin.score(state, pi, snapshot.get(n["metadata"]["name"]))
-        assert score_status is None
-        scores.append(NodeScore(n["metadata"]["name"], score))
-    assert plugin.score_extensions().normalize_score(state, pi, scores) is None
+    scores = normalized_scores(plugin, state, pi,
+                               [snapshot.get(n["metadata"]["name"]) for n in nodes])
     return None, [s.score for s in scores]
 
 

@@ -6,6 +6,7 @@ narrows the cycle to the node names required terms pin with `metadata.name In`.
 """
 from __future__ import annotations
 
+from ...errors import aggregate, child
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import (
     EnqueueExtensions,
@@ -25,7 +26,6 @@ from .selector import (
     IN,
     NODE_NAME_FIELD,
     RequiredNodeAffinity,
-    aggregate_message,
     new_node_selector,
     new_preferred_scheduling_terms,
 )
@@ -87,7 +87,7 @@ class _PodNodeAffinity:
         if preferred is not None:
             self.preferred, errors = new_preferred_scheduling_terms(preferred)
             if errors:
-                self.preferred_error = aggregate_message(errors)
+                self.preferred_error = aggregate(errors)
 
 
 def _pod_node_affinity(pod: PodInfo) -> _PodNodeAffinity:
@@ -196,7 +196,7 @@ def validate_args(args: dict, path: str) -> list[str]:
     added = (args or {}).get("addedAffinity")
     if added is None:
         return []
-    base = f"{path}.addedAffinity" if path else "addedAffinity"
+    base = child(path, "addedAffinity")
     errors = []
     required = added.get(_REQUIRED)
     if required is not None:
@@ -210,7 +210,7 @@ def validate_args(args: dict, path: str) -> list[str]:
 def new(args: dict, handle) -> NodeAffinity:
     errors = validate_args(args, "")
     if errors:
-        raise ValueError(aggregate_message(errors))
+        raise ValueError(aggregate(errors))
     added = (args or {}).get("addedAffinity") or {}
     selector = None
     if added.get(_REQUIRED) is not None:

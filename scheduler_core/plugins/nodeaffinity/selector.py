@@ -13,89 +13,8 @@ from __future__ import annotations
 import json
 import re
 
-from ...errors import unsupported
-
-# --- apimachinery/pkg/util/validation -------------------------------------------------------
-
-_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_QUALIFIED_NAME_RE = re.compile(_QUALIFIED_NAME_FMT)
-_QUALIFIED_NAME_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start "
-                       "and end with an alphanumeric character")
-_QUALIFIED_NAME_MAX = 63
-_LABEL_VALUE_FMT = f"({_QUALIFIED_NAME_FMT})?"
-_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
-_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
-                    "'-', '_' or '.', and must start and end with an alphanumeric character")
-_LABEL_VALUE_MAX = 63
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
-_DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-                          "characters, '-' or '.', and must start and end with an alphanumeric "
-                          "character")
-_DNS1123_SUBDOMAIN_MAX = 253
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    shown = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
-
-
-def _max_len_error(length: int) -> str:
-    return f"must be no more than {length} characters"
-
-
-def _byte_len(value: str) -> int:
-    # Go measures string length in bytes.
-    return len(value.encode("utf-8"))
-
-
-def is_dns1123_subdomain(value: str) -> list[str]:
-    errs = []
-    if _byte_len(value) > _DNS1123_SUBDOMAIN_MAX:
-        errs.append(_max_len_error(_DNS1123_SUBDOMAIN_MAX))
-    if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
-        errs.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
-
-
-def is_qualified_name(value: str) -> list[str]:
-    """validation.IsQualifiedName: an optional DNS subdomain prefix, '/', and a name."""
-    errs = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            errs += ["prefix part " + m for m in is_dns1123_subdomain(prefix)]
-    else:
-        return ["a qualified name " + _regex_error(
-            _QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    if not name:
-        errs.append("name part must be non-empty")
-    elif _byte_len(name) > _QUALIFIED_NAME_MAX:
-        errs.append("name part " + _max_len_error(_QUALIFIED_NAME_MAX))
-    if not _QUALIFIED_NAME_RE.fullmatch(name):
-        errs.append("name part " + _regex_error(
-            _QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc"))
-    return errs
-
-
-def is_valid_label_value(value: str) -> list[str]:
-    errs = []
-    if _byte_len(value) > _LABEL_VALUE_MAX:
-        errs.append(_max_len_error(_LABEL_VALUE_MAX))
-    if not _LABEL_VALUE_RE.fullmatch(value):
-        errs.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT,
-                                 "MyValue", "my_value", "12345"))
-    return errs
-
+from ...errors import child, unsupported
+from ...validation import is_qualified_name, is_valid_label_value
 
 _INT64_RE = re.compile(r"[+-]?[0-9]+")
 
@@ -127,16 +46,6 @@ def _invalid(path: str, value, detail: str) -> str:
     return f"{path}: Invalid value: {_bad_value(value)}: {detail}"
 
 
-def _child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
-def aggregate_message(errors: list[str]) -> str:
-    """utilerrors.Aggregate.Error(): one message as is, several deduplicated in brackets."""
-    unique = list(dict.fromkeys(errors))
-    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
-
-
 # --- requirements ----------------------------------------------------------------------------
 
 IN, NOT_IN, EXISTS, DOES_NOT_EXIST, GT, LT = "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"
@@ -157,7 +66,7 @@ def _label_requirements(exprs: list, path: str) -> tuple[list, list[str]]:
         p = f"{path}[{i}]"
         op = expr.get("operator") or ""
         if op not in _SELECTOR_OPERATORS:
-            errs.append(unsupported(_child(p, "operator"), op, _SELECTOR_OPERATORS))
+            errs.append(unsupported(child(p, "operator"), op, _SELECTOR_OPERATORS))
             continue
         key = expr.get("key") or ""
         raw = _values(expr)
@@ -165,8 +74,8 @@ def _label_requirements(exprs: list, path: str) -> tuple[list, list[str]]:
         req_errs = []
         key_errs = is_qualified_name(key)
         if key_errs:
-            req_errs.append(_invalid(_child(p, "key"), key, "; ".join(key_errs)))
-        value_path = _child(p, "values")
+            req_errs.append(_invalid(child(p, "key"), key, "; ".join(key_errs)))
+        value_path = child(p, "values")
         arg = None
         if op in (IN, NOT_IN):
             if not values:
@@ -206,11 +115,11 @@ def _field_requirements(exprs: list, path: str) -> tuple[list, list[str]]:
         p = f"{path}[{i}]"
         op = expr.get("operator") or ""
         if op not in _FIELD_OPERATORS:
-            errs.append(unsupported(_child(p, "operator"), op, _FIELD_OPERATORS))
+            errs.append(unsupported(child(p, "operator"), op, _FIELD_OPERATORS))
             continue
         raw = _values(expr)
         if raw is None or len(raw) != 1:
-            errs.append(_invalid(_child(p, "values"), raw, "must have one element"))
+            errs.append(_invalid(child(p, "values"), raw, "must have one element"))
             continue
         reqs.append((expr.get("key") or "", op == IN, raw[0]))
     return reqs, errs
@@ -248,10 +157,10 @@ class NodeSelectorTerm:
         exprs = term.get("matchExpressions") or []
         fields = term.get("matchFields") or []
         if exprs:
-            self.labels, errs = _label_requirements(exprs, _child(path, "matchExpressions"))
+            self.labels, errs = _label_requirements(exprs, child(path, "matchExpressions"))
             self.errors += errs
         if fields:
-            self.fields, errs = _field_requirements(fields, _child(path, "matchFields"))
+            self.fields, errs = _field_requirements(fields, child(path, "matchFields"))
             self.errors += errs
 
     def matches(self, labels: dict, node_name: str) -> bool:
@@ -278,7 +187,7 @@ class LazyErrorNodeSelector:
     __slots__ = ("terms",)
 
     def __init__(self, node_selector: dict, path: str = ""):
-        terms_path = _child(path, "nodeSelectorTerms")
+        terms_path = child(path, "nodeSelectorTerms")
         self.terms = [NodeSelectorTerm(term or {}, f"{terms_path}[{i}]")
                       for i, term in enumerate(node_selector.get("nodeSelectorTerms") or [])
                       if not _is_empty_term(term or {})]

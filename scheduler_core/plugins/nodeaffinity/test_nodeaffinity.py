@@ -3,7 +3,7 @@ component-helpers' nodeaffinity_test.go."""
 import pytest
 
 from scheduler_core.framework.cycle_state import CycleState
-from scheduler_core.framework.interfaces import MAX_NODE_SCORE, NodeScore
+from scheduler_core.framework.interfaces import MAX_NODE_SCORE
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.framework.types import NodeInfo
 from scheduler_core.plugins.nodeaffinity import new, validate_args
@@ -15,12 +15,12 @@ from scheduler_core.plugins.nodeaffinity.node_affinity import (
 from scheduler_core.plugins.nodeaffinity.selector import (
     RequiredNodeAffinity,
     _label_requirements,
-    is_qualified_name,
     new_node_selector,
     new_preferred_scheduling_terms,
     parse_int64,
 )
-from scheduler_core.testing import make_node, make_pod, pod_info
+from scheduler_core.testing import make_node, make_pod, normalized_scores, pod_info
+from scheduler_core.validation import is_qualified_name
 
 QUALIFIED_NAME_ERROR = (
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
@@ -267,12 +267,7 @@ def test_score(pod, nodes, args, run_pre_score, want_pre_score, want_scores):
         if status is not None:
             assert status.message() == want_pre_score.message()
             return
-    scores = []
-    for ni in infos:
-        score, status = plugin.score(state, pod, ni)
-        assert status is None
-        scores.append(NodeScore(ni.name, score))
-    assert plugin.score_extensions().normalize_score(state, pod, scores) is None
+    scores = normalized_scores(plugin, state, pod, infos)
     assert [s.score for s in scores] == want_scores
 
 

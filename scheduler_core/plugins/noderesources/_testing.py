@@ -1,10 +1,15 @@
 """Builders mirroring kube-scheduler's noderesources test helpers (newResourcePod & co)."""
 from __future__ import annotations
 
+import pytest
+
+from ... import testing
+from ...errors import ConfigError
 from ...framework.cycle_state import CycleState
 from ...framework.snapshot import Snapshot
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
+from . import fit
 
 EXTENDED_A = "example.com/aaa"
 EXTENDED_B = "example.com/bbb"
@@ -67,15 +72,14 @@ def st_pod(*requests: dict, name: str = "p", node_name: str = "", sidecar: dict 
 
 def st_node(name: str, capacity: dict | None = None) -> dict:
     """st.MakeNode().Name(name).Capacity(capacity): allocatable equals capacity, no pods cap."""
-    alloc = {k: str(v) for k, v in (capacity or {}).items()}
-    return {"metadata": {"name": name}, "status": {"capacity": alloc, "allocatable": dict(alloc)}}
+    return testing.make_node(name, cpu=None, memory=None, pods=None,
+                             allocatable={k: str(v) for k, v in (capacity or {}).items()})
 
 
 def make_node(name: str, milli_cpu: int, memory: int, extended: dict | None = None) -> dict:
     """makeNode / makeNodeWithExtendedResource of the Go tests."""
-    alloc = {"cpu": f"{milli_cpu}m", "memory": str(memory)}
-    alloc.update({k: str(v) for k, v in (extended or {}).items()})
-    return {"metadata": {"name": name}, "status": {"capacity": alloc, "allocatable": dict(alloc)}}
+    return testing.make_node(name, cpu=f"{milli_cpu}m", memory=str(memory), pods=None,
+                             allocatable={k: str(v) for k, v in (extended or {}).items()})
 
 
 def node_info(allocatable: dict, *pods: PodInfo) -> NodeInfo:
@@ -106,3 +110,50 @@ def scores(plugin, pod: PodInfo, nodes: list[dict], existing=(), run_pre_score: 
         assert status is None or status.is_success(), status
         out.append((node["metadata"]["name"], score))
     return out
+
+
+# The scoring strategies' tables (least_allocated_test.go, most_allocated_test.go).
+DEFAULT_RESOURCES = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
+EXTENDED_RES = "abc.com/xyz"
+EXTENDED_RESOURCE_SET = DEFAULT_RESOURCES + [{"name": EXTENDED_RES, "weight": 1}]
+TWO_REQS = ({"cpu": "1000", "memory": "2000"}, {"cpu": "2000", "memory": "3000"})
+
+
+def strategy_plugin(kind: str, resources: list[dict]):
+    """NodeResourcesFit scoring with the strategy kind over resources."""
+    return fit.new({"scoringStrategy": {"type": kind, "resources": resources}}, None)
+
+
+def cap(cpu: int, memory: int, extended: int | None = None) -> dict:
+    """A node capacity of cpu millicores and memory bytes, and EXTENDED_RES when given."""
+    out = {"cpu": str(cpu), "memory": str(memory)}
+    if extended is not None:
+        out[EXTENDED_RES] = str(extended)
+    return out
+
+
+def cap_nodes(*caps: dict | None) -> list[dict]:
+    """node1, node2, ... with the given capacities (None: no capacity at all)."""
+    return [st_node(f"node{i + 1}", c) for i, c in enumerate(caps)]
+
+
+def on(node: str, cpu: int, memory: int, name: str) -> PodInfo:
+    """An existing pod on node requesting cpu millicores and memory bytes."""
+    return st_pod({"cpu": str(cpu), "memory": str(memory)}, name=name, node_name=node)
+
+
+def unconfigured_scores(kind: str) -> list[tuple[int, Status | None]]:
+    """(score, status) on two nodes, PreScore first, of a strategy with no resources set."""
+    plugin = strategy_plugin(kind, [])
+    snapshot = Snapshot.from_objects(cap_nodes(cap(4000, 10000), cap(6000, 10000)))
+    state = CycleState()
+    pod = st_pod(*TWO_REQS)
+    plugin.pre_score(state, pod, snapshot.list())
+    return [plugin.score(state, pod, ni) for ni in snapshot.list()]
+
+
+def rejected_fields(kind: str, resources: list[dict]) -> list[str]:
+    """The field paths of the errors that building the strategy over resources raises."""
+    with pytest.raises(ConfigError) as err:
+        strategy_plugin(kind, resources)
+    return [e.split(":")[0] for e in err.value.errors]

@@ -9,13 +9,13 @@ from __future__ import annotations
 import copy
 import math
 
-from ...errors import ConfigError, duplicate, invalid
+from ...errors import ConfigError, child, duplicate, invalid
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import MAX_NODE_SCORE, PreScorePlugin, ScorePlugin
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
 from .. import names
-from .resource_allocation import DEFAULT_RESOURCES, ResourceAllocationScorer
+from .resource_allocation import DEFAULT_RESOURCES, PreScoreState, ResourceAllocationScorer
 
 NAME = names.NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -43,16 +43,6 @@ def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> in
     return int((1 - std) * float(MAX_NODE_SCORE))
 
 
-class _PreScoreState:
-    __slots__ = ("pod_requests",)
-
-    def __init__(self, pod_requests: list[int]):
-        self.pod_requests = pod_requests
-
-    def clone(self) -> _PreScoreState:
-        return self
-
-
 class BalancedAllocation(PreScorePlugin, ScorePlugin):
     NAME = NAME
 
@@ -66,7 +56,7 @@ class BalancedAllocation(PreScorePlugin, ScorePlugin):
         # Best-effort pods would all pile onto the same "balanced" node (kubernetes#129138).
         if self.scorer.is_best_effort(pod_requests):
             return Status.skip()
-        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(pod_requests))
+        state.write(PRE_SCORE_STATE_KEY, PreScoreState(pod_requests))
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node_info: NodeInfo):
@@ -96,7 +86,7 @@ def validate_args(args: dict, path: str) -> list[str]:
     """ValidateNodeResourcesBalancedAllocationArgs: unique names, every weight exactly 1."""
     errs = []
     seen = set()
-    base = f"{path}.resources" if path else "resources"
+    base = child(path, "resources")
     for i, resource in enumerate(args.get("resources") or []):
         name = resource.get("name", "")
         if name in seen:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import NamedTuple
 
-from ...errors import ConfigError, invalid, required, unsupported
+from ...errors import ConfigError, child, invalid, is_int, unsupported
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import (
     EnqueueExtensions,
@@ -20,20 +20,18 @@ from ...framework.interfaces import (
 )
 from ...framework.status import Code, Status
 from ...framework.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, NodeInfo, PodInfo
+from ...validation import is_qualified_name
 from .. import names
+from ..helper import validate_function_shape
 from .least_allocated import least_resource_scorer
 from .most_allocated import most_resource_scorer
-from .requested_to_capacity_ratio import (
-    MAX_CUSTOM_PRIORITY_SCORE,
-    MAX_UTILIZATION,
-    requested_to_capacity_ratio_scorer,
-)
+from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
 from .resource_allocation import (
     DEFAULT_RESOURCES,
+    PreScoreState,
     ResourceAllocationScorer,
     is_extended_resource_name,
     is_scalar_resource_name,
-    qualified_name_errors,
 )
 
 NAME = names.NODE_RESOURCES_FIT
@@ -135,16 +133,6 @@ def fits(pod: PodInfo, node_info: NodeInfo) -> list[InsufficientResource]:
     return fits_request(compute_pod_request(pod), node_info)
 
 
-class _PreScoreState:
-    __slots__ = ("pod_requests",)
-
-    def __init__(self, pod_requests: list[int]):
-        self.pod_requests = pod_requests
-
-    def clone(self) -> _PreScoreState:
-        return self
-
-
 def _scorer_for(strategy: dict) -> ResourceAllocationScorer:
     kind = strategy["type"]
     resources = strategy["resources"]
@@ -189,7 +177,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
 
     # PreScore / Score -------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes) -> Status | None:
-        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(self.scorer.pod_requests(pod)))
+        state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_requests(pod)))
         return None
 
     def score(self, state: CycleState, pod: PodInfo, node_info: NodeInfo):
@@ -205,7 +193,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
 
 # Args ---------------------------------------------------------------------------------------
 def _int_field(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise TypeError(f"{what} must be an integer, got {value!r}")
     return value
 
@@ -233,10 +221,6 @@ def default_args(args: dict) -> dict:
     return out
 
 
-def _child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
 def validate_resources(resources: list[dict], path: str) -> list[str]:
     errs = []
     for i, resource in enumerate(resources or []):
@@ -248,41 +232,20 @@ def validate_resources(resources: list[dict], path: str) -> list[str]:
     return errs
 
 
-def validate_function_shape(shape: list[dict] | None, path: str) -> list[str]:
-    if not shape:
-        return [required(path, "at least one point must be specified")]
-    errs = []
-    for i in range(1, len(shape)):
-        if shape[i - 1].get("utilization", 0) >= shape[i].get("utilization", 0):
-            errs.append(invalid(f"{path}[{i}].utilization", shape[i].get("utilization", 0),
-                                "values must be sorted in increasing order"))
-            break
-    for i, point in enumerate(shape):
-        utilization = point.get("utilization", 0)
-        if utilization < 0 or utilization > MAX_UTILIZATION:
-            errs.append(invalid(f"{path}[{i}].utilization", utilization,
-                                f"not in valid range [0, {MAX_UTILIZATION}]"))
-        score = point.get("score", 0)
-        if score < 0 or score > MAX_CUSTOM_PRIORITY_SCORE:
-            errs.append(invalid(f"{path}[{i}].score", score,
-                                f"not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]"))
-    return errs
-
-
 def validate_args(args: dict, path: str) -> list[str]:
     """ValidateNodeResourcesFitArgs."""
     errs = []
     for i, res in enumerate(args.get("ignoredResources") or []):
-        p = f"{_child(path, 'ignoredResources')}[{i}]"
-        errs += [invalid(p, res, msg) for msg in qualified_name_errors(res)]
+        p = f"{child(path, 'ignoredResources')}[{i}]"
+        errs += [invalid(p, res, msg) for msg in is_qualified_name(res)]
     for i, group in enumerate(args.get("ignoredResourceGroups") or []):
-        p = f"{_child(path, 'ignoredResourceGroups')}[{i}]"
+        p = f"{child(path, 'ignoredResourceGroups')}[{i}]"
         if "/" in group:
             errs.append(invalid(p, group, "resource group name can't contain '/'"))
-        errs += [invalid(p, group, msg) for msg in qualified_name_errors(group)]
+        errs += [invalid(p, group, msg) for msg in is_qualified_name(group)]
     strategy = args.get("scoringStrategy")
     if strategy is not None:
-        sp = _child(path, "scoringStrategy")
+        sp = child(path, "scoringStrategy")
         kind = strategy.get("type", "")
         if kind not in SUPPORTED_STRATEGIES:
             errs.append(unsupported(f"{sp}.type", kind, sorted(SUPPORTED_STRATEGIES)))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...framework.interfaces import MAX_NODE_SCORE
+from .resource_allocation import weighted_mean_scorer
 
 
 def most_requested_score(requested: int, capacity: int) -> int:
@@ -17,15 +18,4 @@ def most_requested_score(requested: int, capacity: int) -> int:
 
 def most_resource_scorer(resources: list[dict]):
     """Weighted mean of most_requested_score over resources the node has."""
-    weights = [r["weight"] for r in resources]
-
-    def scorer(requested: list[int], allocatable: list[int]) -> int:
-        node_score = weight_sum = 0
-        for i, capacity in enumerate(allocatable):
-            if capacity == 0:
-                continue
-            node_score += most_requested_score(requested[i], capacity) * weights[i]
-            weight_sum += weights[i]
-        return node_score // weight_sum if weight_sum else 0
-
-    return scorer
+    return weighted_mean_scorer(resources, most_requested_score)

@@ -1,32 +1,17 @@
 """RequestedToCapacityRatio: score utilization through a broken-linear shape.
 
-requested_to_capacity_ratio.go and helper/shape_score.go.
+requested_to_capacity_ratio.go; the shape function is plugins/helper's (helper/shape_score.go).
 """
 from __future__ import annotations
 
 import math
 
 from ...framework.interfaces import MAX_NODE_SCORE
-from ..helper import go_div
-
-MAX_UTILIZATION = 100
-# Shape scores are given on 0..10 (config.MaxCustomPriorityScore) and scaled to node scores.
-MAX_CUSTOM_PRIORITY_SCORE = 10
-
-
-def build_broken_linear_function(shape: list[tuple[int, int]]):
-    """helper.BuildBrokenLinearFunction over (utilization, score) points sorted by utilization."""
-
-    def fn(p: int) -> int:
-        for i, (utilization, score) in enumerate(shape):
-            if p <= utilization:
-                if i == 0:
-                    return score
-                prev_u, prev_s = shape[i - 1]
-                return prev_s + go_div((score - prev_s) * (p - prev_u), utilization - prev_u)
-        return shape[-1][1]
-
-    return fn
+from ..helper import (
+    MAX_CUSTOM_PRIORITY_SCORE,
+    MAX_UTILIZATION,
+    build_broken_linear_function,
+)
 
 
 def _round_half_away(x: float) -> int:

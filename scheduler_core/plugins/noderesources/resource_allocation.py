@@ -5,68 +5,14 @@ would be requested on it with the pod added; a strategy function turns both list
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 
 from ...framework.status import Status
 from ...framework.types import CPU, EPHEMERAL_STORAGE, MEMORY, NodeInfo, PodInfo
+from ...validation import is_qualified_name
 
 DEFAULT_RESOURCES = ({"name": CPU, "weight": 1}, {"name": MEMORY, "weight": 1})
-
-_QUALIFIED_NAME_MAX_LENGTH = 63
-_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_QUALIFIED_NAME = re.compile(f"^{_QUALIFIED_NAME_FMT}$")
-_QUALIFIED_NAME_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start "
-                       "and end with an alphanumeric character")
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = f"{_DNS1123_LABEL_FMT}(\\.{_DNS1123_LABEL_FMT})*"
-_DNS1123_SUBDOMAIN = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
-_DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-                          "characters, '-' or '.', and must start and end with an alphanumeric "
-                          "character")
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """validation.RegexError, spacing quirks included."""
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    msg += " (e.g. "
-    for i, example in enumerate(examples):
-        if i > 0:
-            msg += " or "
-        msg += f"'{example}', "
-    return msg + f"regex used for validation is '{fmt}')"
-
-
-def qualified_name_errors(value: str) -> list[str]:
-    """validation.IsQualifiedName: an optional DNS subdomain prefix, '/', and a short name."""
-    errs: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            if len(prefix) > 253:
-                errs.append("prefix part must be no more than 253 characters")
-            if not _DNS1123_SUBDOMAIN.match(prefix):
-                errs.append("prefix part " + _regex_error(
-                    _DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    else:
-        return ["a qualified name " + _regex_error(
-            _QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    if not name:
-        errs.append("name part must be non-empty")
-    elif len(name) > _QUALIFIED_NAME_MAX_LENGTH:
-        errs.append(f"name part must be no more than {_QUALIFIED_NAME_MAX_LENGTH} characters")
-    if not _QUALIFIED_NAME.match(name):
-        errs.append("name part " + _regex_error(
-            _QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc"))
-    return errs
 
 
 def _is_prefixed_native(name: str) -> bool:
@@ -78,7 +24,7 @@ def is_extended_resource_name(name: str) -> bool:
     """v1helper.IsExtendedResourceName: a domain-prefixed name outside kubernetes.io."""
     if "/" not in name or _is_prefixed_native(name) or name.startswith("requests."):
         return False
-    return not qualified_name_errors("requests." + name)
+    return not is_qualified_name("requests." + name)
 
 
 @lru_cache(maxsize=1024)
@@ -100,6 +46,35 @@ def _kind(name: str) -> int:
     if name == EPHEMERAL_STORAGE:
         return _EPHEMERAL
     return _SCALAR if is_scalar_resource_name(name) else _OTHER
+
+
+def weighted_mean_scorer(resources: list[dict], resource_score: Callable[[int, int], int]):
+    """The weighted mean of resource_score(requested, capacity), truncated, over the resources
+    the node has: LeastAllocated's and MostAllocated's strategy function."""
+    weights = [r["weight"] for r in resources]
+
+    def scorer(requested: list[int], allocatable: list[int]) -> int:
+        node_score = weight_sum = 0
+        for i, capacity in enumerate(allocatable):
+            if capacity == 0:
+                continue
+            node_score += resource_score(requested[i], capacity) * weights[i]
+            weight_sum += weights[i]
+        return node_score // weight_sum if weight_sum else 0
+
+    return scorer
+
+
+class PreScoreState:
+    """The pod's requests in the configured resources' order, computed once at PreScore."""
+
+    __slots__ = ("pod_requests",)
+
+    def __init__(self, pod_requests: list[int]):
+        self.pod_requests = pod_requests
+
+    def clone(self) -> PreScoreState:
+        return self
 
 
 class ResourceAllocationScorer:

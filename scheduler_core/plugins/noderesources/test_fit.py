@@ -9,6 +9,7 @@ from scheduler_core.framework.status import Code, Status
 from scheduler_core.framework.types import PodInfo
 from scheduler_core.plugins.noderesources import fit
 from scheduler_core.plugins.noderesources._testing import (
+    DEFAULT_RESOURCES,
     EXTENDED_A,
     EXTENDED_B,
     HUGE_PAGE_A,
@@ -282,7 +283,6 @@ def test_requests_given_only_as_limits_count_as_requests():
 
 
 # --- Score -----------------------------------------------------------------------------------
-DEFAULT_RESOURCES = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
 FIT_NODES = [st_node("node1", {"cpu": "4000", "memory": "10000"}),
              st_node("node2", {"cpu": "6000", "memory": "10000"})]
 FIT_EXISTING = [st_pod({"cpu": "2000", "memory": "4000"}, name="e1", node_name="node1"),

@@ -3,39 +3,21 @@ from __future__ import annotations
 
 import pytest
 
-from scheduler_core.errors import ConfigError
-from scheduler_core.framework.cycle_state import CycleState
-from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.framework.status import Code
-from scheduler_core.plugins.noderesources import fit
-from scheduler_core.plugins.noderesources._testing import scores, st_node, st_pod
-
-DEFAULT_RESOURCES = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
-EXTENDED_RES = "abc.com/xyz"
-EXTENDED_RESOURCE_SET = DEFAULT_RESOURCES + [{"name": EXTENDED_RES, "weight": 1}]
-
-
-def plugin_for(resources):
-    return fit.new({"scoringStrategy": {"type": "MostAllocated", "resources": resources}}, None)
-
-
-def nodes(*caps):
-    return [st_node(f"node{i + 1}", c) for i, c in enumerate(caps)]
-
-
-def cap(cpu, memory, extended=None):
-    out = {"cpu": str(cpu), "memory": str(memory)}
-    if extended is not None:
-        out[EXTENDED_RES] = str(extended)
-    return out
-
-
-TWO_REQS = ({"cpu": "1000", "memory": "2000"}, {"cpu": "2000", "memory": "3000"})
-
-
-def on(node, cpu, memory, name):
-    return st_pod({"cpu": str(cpu), "memory": str(memory)}, name=name, node_name=node)
-
+from scheduler_core.plugins.noderesources._testing import (
+    DEFAULT_RESOURCES,
+    EXTENDED_RES,
+    EXTENDED_RESOURCE_SET,
+    TWO_REQS,
+    cap,
+    on,
+    rejected_fields,
+    scores,
+    st_pod,
+    strategy_plugin,
+    unconfigured_scores,
+)
+from scheduler_core.plugins.noderesources._testing import cap_nodes as nodes
 
 CASES = [
     pytest.param(st_pod(), nodes(cap(4000, 10000), cap(4000, 10000)), [], DEFAULT_RESOURCES,
@@ -81,18 +63,12 @@ CASES = [
 
 @pytest.mark.parametrize("pod,node_list,existing,resources,want", CASES)
 def test_most_allocated_scoring_strategy(pod, node_list, existing, resources, want):
-    got = scores(plugin_for(resources), pod, node_list, existing)
+    got = scores(strategy_plugin("MostAllocated", resources), pod, node_list, existing)
     assert [s for _, s in got] == want
 
 
 def test_resources_not_set_is_an_error_with_minimal_scores():
-    plugin = plugin_for([])
-    snapshot = Snapshot.from_objects(nodes(cap(4000, 10000), cap(6000, 10000)))
-    state = CycleState()
-    pod = st_pod(*TWO_REQS)
-    plugin.pre_score(state, pod, snapshot.list())
-    for ni in snapshot.list():
-        score, status = plugin.score(state, pod, ni)
+    for score, status in unconfigured_scores("MostAllocated"):
         assert (score, status.code) == (0, Code.ERROR)
 
 
@@ -106,6 +82,4 @@ def test_resources_not_set_is_an_error_with_minimal_scores():
                  id="resource weight larger than MaxNodeScore"),
 ])
 def test_invalid_weights_are_rejected(resources, field):
-    with pytest.raises(ConfigError) as err:
-        plugin_for(resources)
-    assert [e.split(":")[0] for e in err.value.errors] == [field]
+    assert rejected_fields("MostAllocated", resources) == [field]

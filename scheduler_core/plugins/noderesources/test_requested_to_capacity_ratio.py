@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import pytest
 
+from scheduler_core.plugins.helper import build_broken_linear_function
 from scheduler_core.plugins.noderesources import fit
-from scheduler_core.plugins.noderesources._testing import make_node, scores, st_node, st_pod
-from scheduler_core.plugins.noderesources.requested_to_capacity_ratio import (
-    build_broken_linear_function,
+from scheduler_core.plugins.noderesources._testing import (
+    DEFAULT_RESOURCES,
+    TWO_REQS,
+    make_node,
+    scores,
+    st_node,
+    st_pod,
 )
 
-DEFAULT_RESOURCES = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
 SHAPE = [{"utilization": 0, "score": 10}, {"utilization": 100, "score": 0}]
 BIN_PACKING_SHAPE = [{"utilization": 0, "score": 0}, {"utilization": 100, "score": 1}]
 
@@ -23,9 +27,6 @@ def plugin_for(resources, shape):
 def nodes(*caps):
     return [st_node(f"node{i + 1}", {"cpu": str(c), "memory": str(m)})
             for i, (c, m) in enumerate(caps)]
-
-
-TWO_REQS = ({"cpu": "1000", "memory": "2000"}, {"cpu": "2000", "memory": "3000"})
 
 
 @pytest.mark.parametrize("pod,node_list,existing,want", [

@@ -5,6 +5,7 @@ import pytest
 from ...framework.cycle_state import CycleState
 from ...framework.status import Code
 from ...labels import LabelSelector
+from ...validation import is_qualified_name
 from . import default_args, new, validate_args
 from ._testutil import (
     BAR,
@@ -25,7 +26,6 @@ from ._testutil import (
 )
 from .common import default_selector, selector_key
 from .plugin import QUEUE, QUEUE_SKIP, SYSTEM_DEFAULT_CONSTRAINTS
-from .validation import qualified_name_errors
 
 
 def test_default_args_default_to_system_defaulting():
@@ -112,7 +112,7 @@ def test_validate_args(args, want):
     pytest.param("/zone", ["prefix part must be non-empty"], id="an empty prefix part"),
 ])
 def test_qualified_name_errors(value, want):
-    assert qualified_name_errors(value) == want
+    assert is_qualified_name(value) == want
 
 
 def test_new_rejects_invalid_args():

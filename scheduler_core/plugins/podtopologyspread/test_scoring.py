@@ -8,6 +8,7 @@ from ...framework.cycle_state import CycleState
 from ...framework.interfaces import NodeScore
 from ...framework.status import Code
 from ...labels import LabelSelector
+from ...testing import normalized_scores
 from ._testutil import (
     BAR,
     DNS,
@@ -341,12 +342,7 @@ def test_score(incoming, existing, nodes, failed, objs, want):
     filtered = [snapshot.get(n["metadata"]["name"]) for n in nodes]
     state = CycleState()
     assert pl.pre_score(state, incoming, filtered) is None
-    scores = []
-    for ni in filtered:
-        value, status = pl.score(state, incoming, ni)
-        assert status is None
-        scores.append(NodeScore(ni.name, value))
-    assert pl.score_extensions().normalize_score(state, incoming, scores) is None
+    scores = normalized_scores(pl, state, incoming, filtered)
     assert {s.name: s.score for s in scores} == want
 
 

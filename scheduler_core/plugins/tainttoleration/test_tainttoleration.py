@@ -2,11 +2,11 @@
 import pytest
 
 from scheduler_core.framework.cycle_state import CycleState
-from scheduler_core.framework.interfaces import MAX_NODE_SCORE, NodeScore
+from scheduler_core.framework.interfaces import MAX_NODE_SCORE
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.framework.types import NodeInfo
 from scheduler_core.plugins.tainttoleration import new
-from scheduler_core.testing import make_node, make_pod, pod_info
+from scheduler_core.testing import make_node, make_pod, normalized_scores, pod_info
 
 
 def taint(key, value, effect):
@@ -93,12 +93,7 @@ def test_score(tolerations, nodes, want):
     infos = [node_with(name, taints) for name, taints in nodes]
     state = CycleState()
     assert plugin.pre_score(state, pod, infos) is None
-    scores = []
-    for ni in infos:
-        score, status = plugin.score(state, pod, ni)
-        assert status is None
-        scores.append(NodeScore(ni.name, score))
-    assert plugin.score_extensions().normalize_score(state, pod, scores) is None
+    scores = normalized_scores(plugin, state, pod, infos)
     assert [s.score for s in scores] == want
 
 

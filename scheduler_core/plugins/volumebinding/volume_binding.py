@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ...errors import ConfigError, invalid, required
+from ...errors import ConfigError, child, invalid
 from ...framework.cycle_state import StateData
 from ...framework.interfaces import (
     MAX_NODE_SCORE,
@@ -24,7 +24,13 @@ from ...framework.interfaces import (
 )
 from ...framework.status import Code, Status
 from .. import names
-from ..helper import go_div
+from ..helper import (
+    MAX_CUSTOM_PRIORITY_SCORE,
+    MAX_UTILIZATION,
+    build_broken_linear_function,
+    go_div,
+    validate_function_shape,
+)
 from . import storage as st
 from .binder import PodVolumeClaims, VolumeBinder
 
@@ -33,8 +39,6 @@ STATE_KEY = NAME
 DECISIONS_KEY = "VolumeBinding/decisions"
 ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 DEFAULT_BIND_TIMEOUT_SECONDS = 600
-MAX_UTILIZATION = 100
-MAX_CUSTOM_PRIORITY_SCORE = 10
 FEATURE_GATE = "VolumeCapacityPriority"
 DEFAULT_SHAPE = [{"utilization": 0, "score": 0},
                  {"utilization": 100, "score": MAX_CUSTOM_PRIORITY_SCORE}]
@@ -61,19 +65,6 @@ def _decisions(state) -> dict:
         record = {"assumed": [], "reverted": [], "bound": [], "provisioned": []}
         state.write(DECISIONS_KEY, record)
     return record
-
-
-def build_broken_linear_function(shape: list[tuple[int, int]]):
-    """helper.BuildBrokenLinearFunction over (utilization, score) points."""
-    def f(p: int) -> int:
-        for i, (utilization, score) in enumerate(shape):
-            if p <= utilization:
-                if i == 0:
-                    return shape[0][1]
-                prev_u, prev_s = shape[i - 1]
-                return prev_s + go_div((score - prev_s) * (p - prev_u), utilization - prev_u)
-        return shape[-1][1]
-    return f
 
 
 def build_scorer(shape: list[tuple[int, int]]):
@@ -263,37 +254,12 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
                 "CSIStorageCapacityUpdate"}
 
 
-def _child(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
 def _go_shape(shape) -> str:
     """%#v of a []config.UtilizationShapePoint, as field.Invalid prints it."""
     points = ", ".join(
         f"config.UtilizationShapePoint{{Utilization:{p.get('utilization', 0)}, "
         f"Score:{p.get('score', 0)}}}" for p in shape or [])
     return f"[]config.UtilizationShapePoint{{{points}}}"
-
-
-def validate_function_shape(shape, path: str) -> list[str]:
-    """validateFunctionShape: points sorted by utilization, both values in range."""
-    if not shape:
-        return [required(path, "at least one point must be specified")]
-    errs = []
-    for i in range(1, len(shape)):
-        if shape[i - 1].get("utilization", 0) >= shape[i].get("utilization", 0):
-            errs.append(invalid(f"{path}[{i}].utilization", shape[i].get("utilization", 0),
-                                "values must be sorted in increasing order"))
-            break
-    for i, point in enumerate(shape):
-        utilization, score = point.get("utilization", 0), point.get("score", 0)
-        if utilization < 0 or utilization > MAX_UTILIZATION:
-            errs.append(invalid(f"{path}[{i}].utilization", utilization,
-                                f"not in valid range [0, {MAX_UTILIZATION}]"))
-        if score < 0 or score > MAX_CUSTOM_PRIORITY_SCORE:
-            errs.append(invalid(f"{path}[{i}].score", score,
-                                f"not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]"))
-    return errs
 
 
 def default_args(args: dict, feature_gates: dict | None = None) -> dict:
@@ -312,14 +278,14 @@ def validate_args(args: dict, path: str, feature_gates: dict | None = None) -> l
     errs = []
     timeout = args.get("bindTimeoutSeconds", 0)
     if timeout < 0:
-        errs.append(invalid(_child(path, "bindTimeoutSeconds"), timeout,
+        errs.append(invalid(child(path, "bindTimeoutSeconds"), timeout,
                             "invalid BindTimeoutSeconds, should not be a negative value"))
     shape = args.get("shape")
     if (feature_gates or {}).get(FEATURE_GATE):
-        errs += validate_function_shape(shape, _child(path, "shape"))
+        errs += validate_function_shape(shape, child(path, "shape"))
     elif shape is not None:
         # Refused while the feature is off, so it cannot take effect unnoticed later.
-        errs.append(f"{_child(path, 'shape')}: Invalid value: {_go_shape(shape)}: "
+        errs.append(f"{child(path, 'shape')}: Invalid value: {_go_shape(shape)}: "
                     "unsupported field")
     return errs
 

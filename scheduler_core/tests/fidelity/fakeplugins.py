@@ -249,6 +249,25 @@ class NoopPostFilterPlugin(fw.PostFilterPlugin):
         return result, self.status
 
 
+# --- a PreFilter that errors on a pod's first attempts, to retry it after backoff ----------
+class FlakyPreFilterPlugin(fw.PreFilterPlugin):
+    """args.pods: the pods to fail; args.times: how many attempts fail (1 by default)."""
+
+    NAME = "FlakyPreFilter"
+
+    def __init__(self, args):
+        self.pods = set(args.get("pods") or [])
+        self.times = int(args.get("times", 1))
+        self.calls: dict[str, int] = {}
+
+    def pre_filter(self, state, pod, nodes):
+        if pod.name in self.pods:
+            self.calls[pod.name] = self.calls.get(pod.name, 0) + 1
+            if self.calls[pod.name] <= self.times:
+                return None, Status(Code.ERROR, "flaky")
+        return None, None
+
+
 # --- framework_test.go TestPlugin: every extension point, results injected through args ---
 _TEST_PLUGIN_POINTS = {
     "queueSort": fw.QueueSortPlugin, "preFilter": fw.PreFilterPlugin,
@@ -410,3 +429,7 @@ def TrueMap(args, handle):
 
 def NoopPostFilter(args, handle):
     return NoopPostFilterPlugin(args)
+
+
+def FlakyPreFilter(args, handle):
+    return FlakyPreFilterPlugin(args)

@@ -19,7 +19,8 @@ kube-scheduler's own test expects of it:
 listed per extension point (multiPoint defaults disabled, PrioritySort and DefaultBinder added
 unless the points name their own), like the test frameworks Go's unit tests build. Each
 expected cycle is compared key by key; `filterNodes` lists the nodes the cycle filtered, in order
-(`filterCount`, `filterFirst`: how many, the first), `nodeIn` the nodes a tie may pick;
+(`filterCount`, `filterFirst`: how many, the first), `scoreOrder` the Score plugins in the
+order they ran, `nodeIn` the nodes a tie may pick, and "$node" stands for the picked node;
 `bindingsIn` does the same for bindings. `nodeCount: N` adds bare nodes "0".."N-1".
 """
 from __future__ import annotations
@@ -165,7 +166,19 @@ _DERIVED = {
     "filterNodes": lambda c: list(c["filter"]),          # nodes filtered, in order
     "filterCount": lambda c: len(c["filter"]),
     "filterFirst": lambda c: next(iter(c["filter"]), None),
+    "scoreOrder": lambda c: list(c["score"]),            # Score plugins, in the order run
 }
+
+
+def _with_node(value, node):
+    """The expected value with "$node" standing for the node the cycle picked."""
+    if value == "$node":
+        return node
+    if isinstance(value, list):
+        return [_with_node(v, node) for v in value]
+    if isinstance(value, dict):
+        return {k: _with_node(v, node) for k, v in value.items()}
+    return value
 
 
 def check_cycle(got: dict, want: dict, where: str) -> None:
@@ -174,6 +187,7 @@ def check_cycle(got: dict, want: dict, where: str) -> None:
             assert got["node"] in value, f"{where}: node {got['node']!r} not in {value}"
             continue
         actual = _DERIVED[key](got) if key in _DERIVED else got[key]
+        value = _with_node(value, got["node"])
         assert actual == value, f"{where}: {key}\n got: {actual!r}\nwant: {value!r}"
 
 
