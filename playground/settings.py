@@ -243,6 +243,21 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# --- Data limits (issue 6): bigger imports are refused with 413 ------------------------
+
+PLAYGROUND_MAX_NODES = env_int("PLAYGROUND_MAX_NODES", 10_000, minimum=1)
+PLAYGROUND_MAX_PODS = env_int("PLAYGROUND_MAX_PODS", 100_000, minimum=1)
+PLAYGROUND_MAX_UPLOAD_BYTES = env_int("PLAYGROUND_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
+# Form fields and non-streamed bodies may be as large as an upload (plus envelope).
+DATA_UPLOAD_MAX_MEMORY_SIZE = PLAYGROUND_MAX_UPLOAD_BYTES + (1 << 20)
+
+# Out-of-tree scheduler plugins (name -> dotted path), registered like app.WithPlugin for
+# every profile check and every run; the ones scheduler_core ships are on by default.
+SCHEDULER_OUT_OF_TREE_PLUGINS = {
+    "Coscheduling": "scheduler_core.outoftree.coscheduling",
+    "GPUScorer": "scheduler_core.outoftree.gpu_scorer",
+}
+
 # --- Logging --------------------------------------------------------------------------
 
 LOGGING = {

@@ -16,4 +16,8 @@ urlpatterns = [
         name="redoc",
     ),
     path("api/auth/", include("rest_framework.urls")),
+    # REST API: clusters, objects, profiles, runs, plugins (issue 6).
+    path("api/", include("playground.api.urls")),
+    # Browser pages and their JSON helpers (issue 8).
+    path("", include("playground.pages")),
 ]

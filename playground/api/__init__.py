@@ -1,0 +1,1 @@
+"""The REST API (/api/): Django REST framework views over playground.services/selectors."""
