@@ -337,11 +337,6 @@ class Run(models.Model):
     # What the run did to pods beyond its cycles (bindings, nominations, victims, recent cycle
     # summaries), kept by the run executor (playground.runs).
     result = models.JSONField(default=dict, blank=True)
-    # The run executor's lease: one task at a time works on a run (playground.runs).
-    lock_token = models.CharField(max_length=64, blank=True, default="")
-    lock_expires = models.DateTimeField(null=True, blank=True)
-    pause_requested = models.BooleanField(default=False)
-    target_cycle = models.IntegerField(null=True, blank=True)
     # The run executor's lock (playground.runs): the ticket of the task that may work on the
     # run, and until when it holds it unless it renews the lease; empty when nobody works.
     lock_token = models.CharField(max_length=80, blank=True, default="")

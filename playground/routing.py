@@ -1,6 +1,9 @@
-"""WebSocket routes, served by playground.asgi under AuthMiddlewareStack.
+"""WebSocket routes, served by playground.asgi under AuthMiddlewareStack."""
 
-Add consumers here, e.g. ``path("ws/runs/<int:pk>/", RunConsumer.as_asgi())``.
-"""
+from django.urls import path
 
-websocket_urlpatterns = []
+from playground.consumers import RunConsumer
+
+websocket_urlpatterns = [
+    path("ws/runs/<int:pk>/", RunConsumer.as_asgi()),
+]

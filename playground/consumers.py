@@ -1,0 +1,360 @@
+"""The run stream: /ws/runs/<id>/.
+
+A user who may see the run (playground.selectors.runs_visible_to) is accepted; anyone else
+is refused at the handshake. On connect the client gets a snapshot (the run row, the engine
+state with at most SNAPSHOT_MAX_NODES nodes, the last cycle summaries), then batches of the
+events the run's tasks send to the group `run_<id>` after each committed chunk.
+
+Every frame is `{"type": ..., "seq": n, ...}` with n counting up from 1 on the connection, and
+its JSON stays under FRAME_LIMIT bytes: a large snapshot comes as a `snapshot` frame followed
+by `parts` `snapshot_part` frames (`path` names the list or map to extend), batches are cut to
+size. Batches go out at most MAX_FRAMES_PER_SECOND times a second; the throttle's clock and
+sleep are class attributes so tests can drive them. If the consumer sees that a message from
+the tasks went missing (the channel layer drops messages when a client is slow), it sends a
+fresh snapshot instead of a stream with a hole in it.
+
+Client messages: `{"action": "cycle_detail", "index": i}` -> `{"type": "cycle_detail",
+"cycle": <contract trace>}` (not cut: it is what was asked for); `{"action": "step", "cycles":
+n}`, `{"action": "run"}`, `{"action": "pause"}`, `{"action": "reset"}` -> `{"type": "ack",
+"action": ..., "run": {...}}` or `{"type": "error", "action": ..., "code": "forbidden" |
+"busy" | "conflict" | "invalid" | "not_found", "message": ...}` (with the `index` for
+cycle_detail). The `run` objects use the REST API's field names (cycle_count, pods_bound,
+virtual_time...) plus `busy` (a task holds the run) and, in snapshots, `canControl`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import deque
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.exceptions import PermissionDenied
+
+from playground import runs
+from playground.models import Run
+from playground.selectors import run_writable_by, runs_visible_to
+from playground.services import ServiceError
+
+logger = logging.getLogger(__name__)
+
+FRAME_LIMIT = 60_000            # bytes of JSON per frame: well under 64 KB
+FRAME_OVERHEAD = 200            # room for a frame's type, seq and path around its items
+MAX_FRAMES_PER_SECOND = 20
+MAX_BACKLOG = 4_000_000         # bytes of events waiting for a slow client before dropping
+CONTROLS = ("step", "run", "start", "resume", "pause", "reset")
+CLOSE_REFUSED = 4403
+
+
+def dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _fit(item, budget: int):
+    """An item of a list or map cut down to fit one frame (a node with very many pods...)."""
+    if len(dumps(item)) <= budget:
+        return item
+    if isinstance(item, dict):
+        small = {k: v for k, v in item.items() if not isinstance(v, (list, dict))}
+        for key, value in item.items():
+            if isinstance(value, list):
+                small[key] = value[:20]
+        small["truncated"] = True
+        if len(dumps(small)) <= budget:
+            return small
+        keep = ("kind", "index", "pod", "name", "outcome", "node", "event", "queue", "time")
+        return {k: item[k] for k in keep if k in item} | {"truncated": True}
+    return None
+
+
+class FrameBatcher:
+    """Buffers stream events; hands out frames of at most max_bytes, max_rate per second.
+
+    `delay(now)` says how long to wait before the next frame may go (None: nothing to send),
+    `take(now)` returns the next frame's events once it may. Time is whatever clock the
+    caller uses, so the rate can be checked without waiting.
+    """
+
+    def __init__(self, *, max_rate: float = MAX_FRAMES_PER_SECOND, max_bytes: int = FRAME_LIMIT,
+                 max_backlog: int = MAX_BACKLOG):
+        self.interval = 1.0 / max_rate
+        self.budget = max_bytes - FRAME_OVERHEAD
+        self.max_backlog = max_backlog
+        self._events: deque[tuple[dict, int]] = deque()
+        self._bytes = 0
+        self.last_sent: float | None = None
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def clear(self) -> None:
+        self._events.clear()
+        self._bytes = 0
+
+    def add(self, events) -> None:
+        for event in events:
+            event = _fit(event, self.budget)
+            if event is None:
+                continue
+            size = len(dumps(event)) + 1
+            self._events.append((event, size))
+            self._bytes += size
+        if self._bytes > self.max_backlog:
+            self._shed()
+
+    def _shed(self) -> None:
+        """A client that cannot keep up: queue moves go first (progress carries the queue
+        sizes), then the oldest events, replaced by one `dropped` event counting them."""
+        kept = deque((e, s) for e, s in self._events if e.get("kind") != "queue")
+        dropped = len(self._events) - len(kept)
+        total = sum(s for _, s in kept)
+        while kept and (total > self.max_backlog // 2 or kept[0][0].get("kind") == "dropped"):
+            event, size = kept.popleft()
+            total -= size
+            dropped += event["events"] if event.get("kind") == "dropped" else 1
+        marker = {"kind": "dropped", "events": dropped}
+        size = len(dumps(marker)) + 1
+        kept.appendleft((marker, size))
+        self._events, self._bytes = kept, total + size
+
+    def delay(self, now: float) -> float | None:
+        if not self._events:
+            return None
+        if self.last_sent is None:
+            return 0.0
+        return max(0.0, self.last_sent + self.interval - now)
+
+    def take(self, now: float) -> list[dict] | None:
+        wait = self.delay(now)
+        if wait is None or wait > 0:
+            return None
+        out, size = [], 0
+        while self._events and size + self._events[0][1] <= self.budget:
+            event, event_size = self._events.popleft()
+            out.append(event)
+            size += event_size
+            self._bytes -= event_size
+        self.last_sent = now
+        return out
+
+
+def _chunks(value, budget: int):
+    """A list or a map cut into pieces whose JSON fits `budget`."""
+    items = value.items() if isinstance(value, dict) else value
+    piece, size = [], 2
+    for item in items:
+        if isinstance(value, dict):
+            key, val = item
+            fitted = _fit(val, budget - len(dumps(key)) - 2)
+            item = (key, fitted)
+            item_size = len(dumps({key: fitted}))
+        else:
+            item = _fit(item, budget)
+            if item is None:
+                continue
+            item_size = len(dumps(item)) + 1
+        if piece and size + item_size > budget:
+            yield dict(piece) if isinstance(value, dict) else piece
+            piece, size = [], 2
+        piece.append(item)
+        size += item_size
+    if piece:
+        yield dict(piece) if isinstance(value, dict) else piece
+
+
+def snapshot_frames(snap: dict, limit: int = FRAME_LIMIT) -> list[dict]:
+    """The snapshot as frames under `limit`: the `snapshot` frame, then its `snapshot_part`s."""
+    header = {"type": "snapshot", **snap, "parts": 0}
+    if len(dumps(header)) + FRAME_OVERHEAD <= limit:
+        return [header]
+    header["cycles"] = []
+    paths = [("cycles",)]
+    if snap["state"] is not None:
+        state = header["state"] = dict(snap["state"])
+        queues = state["queues"] = dict(state.get("queues") or {})
+        paths += [("state", "nodes"), ("state", "bindings"), ("state", "nominations")]
+        paths += [("state", "queues", name) for name in queues]
+    parts = []
+    for path in paths:
+        source, holder = snap, header
+        for key in path[:-1]:
+            source, holder = source[key], holder[key]
+        value = source.get(path[-1])
+        if not value:
+            continue
+        holder[path[-1]] = {} if isinstance(value, dict) else []
+        for piece in _chunks(value, limit - FRAME_OVERHEAD):
+            parts.append({"type": "snapshot_part", "path": list(path), "items": piece})
+    header["parts"] = len(parts)
+    return [header, *parts]
+
+
+class RunConsumer(AsyncJsonWebsocketConsumer):
+    clock = staticmethod(time.monotonic)
+    sleep = staticmethod(asyncio.sleep)
+    max_rate = MAX_FRAMES_PER_SECOND
+    frame_limit = FRAME_LIMIT
+
+    async def connect(self):
+        self.run_id = int(self.scope["url_route"]["kwargs"]["pk"])
+        self.group = None
+        access = await database_sync_to_async(_access)(self.scope.get("user"), self.run_id)
+        if access is None:
+            await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
+            return
+        self.can_control = access
+        self.seq = 0
+        self.cycle_mark: int | None = None
+        self.batcher = FrameBatcher(max_rate=self.max_rate, max_bytes=self.frame_limit)
+        self._flusher: asyncio.Task | None = None
+        self._controls: set[asyncio.Task] = set()
+        self._send_lock = asyncio.Lock()
+        self.group = runs.group_name(self.run_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_snapshot()
+
+    async def disconnect(self, code):
+        if self.group is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        for task in [self._flusher, *self._controls]:
+            if task is not None:
+                task.cancel()
+
+    @classmethod
+    async def encode_json(cls, content):
+        return dumps(content)
+
+    async def send_frame(self, frame: dict) -> None:
+        self.seq += 1
+        await self.send_json({"type": frame["type"], "seq": self.seq, **frame})
+
+    # --- snapshot and live events ---------------------------------------------------------
+
+    async def send_snapshot(self) -> None:
+        snap = await database_sync_to_async(runs.snapshot)(self.run_id)
+        snap["run"]["canControl"] = self.can_control
+        async with self._send_lock:
+            self.batcher.clear()
+            self.cycle_mark = snap["run"]["cycle_count"]
+            for frame in snapshot_frames(snap, self.frame_limit):
+                await self.send_frame(frame)
+
+    async def run_events(self, message):
+        """A committed chunk of the run's task (see playground.runs._commit_chunk)."""
+        start, end = message["from"], message["to"]
+        if self.cycle_mark is None:
+            return
+        if start > self.cycle_mark:  # a message went missing: start over from a snapshot
+            await self.send_snapshot()
+            return
+        if end < self.cycle_mark or (start < end <= self.cycle_mark):
+            return  # already in the snapshot
+        mark = self.cycle_mark
+        self.batcher.add(e for e in message["events"]
+                         if e.get("kind") != "cycle" or e.get("index", mark) >= mark)
+        self.cycle_mark = max(mark, end)
+        self._kick()
+
+    async def run_reset(self, message):
+        await self.send_snapshot()
+
+    def _kick(self) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.ensure_future(self._flush())
+
+    async def _flush(self) -> None:
+        while True:
+            wait = self.batcher.delay(self.clock())
+            if wait is None:
+                return
+            if wait > 0:
+                await self.sleep(wait)
+                continue
+            async with self._send_lock:
+                events = self.batcher.take(self.clock())
+                if events:
+                    await self.send_frame({"type": "batch", "events": events})
+
+    # --- client messages --------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        try:
+            content = json.loads(text_data) if text_data else None
+        except ValueError:
+            content = None
+        await self.receive_json(content)
+
+    async def receive_json(self, content, **kwargs):
+        action = content.get("action") if isinstance(content, dict) else None
+        if action == "cycle_detail":
+            await self._cycle_detail(content.get("index"))
+        elif action in CONTROLS:
+            if not self.can_control:
+                await self._error(action, "forbidden", "you may watch this run but not drive it")
+                return
+            task = asyncio.ensure_future(self._control(action, content.get("cycles")))
+            self._controls.add(task)
+            task.add_done_callback(self._controls.discard)
+        else:
+            await self._error(action, "invalid", f"unknown action {action!r}")
+
+    async def _cycle_detail(self, index) -> None:
+        if not isinstance(index, int) or isinstance(index, bool):
+            await self._error("cycle_detail", "invalid", "index must be an integer", index=index)
+            return
+        trace = await database_sync_to_async(runs.cycle_detail)(self.run_id, index)
+        if trace is None:
+            await self._error("cycle_detail", "not_found", f"no cycle {index} in this run",
+                              index=index)
+            return
+        await self.send_frame({"type": "cycle_detail", "cycle": trace})
+
+    async def _control(self, action: str, cycles) -> None:
+        try:
+            summary = await database_sync_to_async(_control)(
+                self.scope.get("user"), self.run_id, action, cycles)
+        except PermissionDenied as exc:
+            await self._error(action, "forbidden", str(exc))
+        except runs.RunBusy as exc:
+            await self._error(action, "busy", str(exc))
+        except ServiceError as exc:
+            code = "conflict" if exc.status_code == 409 else "invalid"
+            await self._error(action, code, str(exc))
+        except Run.DoesNotExist:
+            await self._error(action, "not_found", "this run no longer exists")
+        else:
+            await self.send_frame({"type": "ack", "action": action, "run": summary})
+
+    async def _error(self, action, code: str, message: str, **extra) -> None:
+        await self.send_frame({"type": "error", "action": action, "code": code,
+                               "message": message, **extra})
+
+
+def _access(user, run_id: int) -> bool | None:
+    """None: the user may not see the run; else whether they may drive it."""
+    run = runs_visible_to(user).select_related("cluster").filter(pk=run_id).first()
+    if run is None:
+        return None
+    return run_writable_by(run, user)
+
+
+def _control(user, run_id: int, action: str, cycles) -> dict:
+    run = runs_visible_to(user).select_related("cluster").get(pk=run_id)
+    if action == "step":
+        if cycles is None:
+            cycles = 1
+        if not isinstance(cycles, int) or isinstance(cycles, bool) or cycles < 1:
+            raise runs.InvalidInput({"cycles": ["cycles must be a positive integer"]})
+        run = runs.run_step(run=run, user=user, cycles=cycles)
+    elif action in ("run", "start", "resume"):
+        run = runs.run_start(run=run, user=user)
+    elif action == "pause":
+        run = runs.run_pause(run=run, user=user)
+    else:
+        run = runs.run_reset(run=run, user=user)
+    return runs.run_summary(run)
