@@ -1,16 +1,24 @@
-"""The scheduling queue (internal/queue/scheduling_queue.go) on a virtual clock.
+"""The scheduling queue (backend/queue/scheduling_queue.go) on a virtual clock.
 
 activeQ is a heap in QueueSort order; backoffQ holds pods until their backoff expires;
 the unschedulable pool holds pods until a cluster event that may help them, or the flush of
 pods that stayed longer than the maximum; gated pods wait there until PreEnqueue passes.
+
+As with SchedulerPopFromBackoffQ (beta, on by default since v1.33): backoff expiries are
+truncated to whole-second windows and a pod completes its backoff once the clock has left its
+window; when activeQ is empty, the scheduler pops the head of backoffQ at once, except pods
+that failed with an error (no rejecting plugin), which always wait out their backoff.
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
+import math
 
 MAX_UNSCHEDULABLE_STAY = 5 * 60.0   # podMaxInUnschedulablePodsDuration
 UNSCHEDULABLE_FLUSH_PERIOD = 30.0
+BACKOFF_WINDOW = 1.0                # backoffQOrderingWindowDuration
 
 ACTIVE, BACKOFF, UNSCHEDULABLE, GATED, IN_FLIGHT = (
     "activeQ", "backoffQ", "unschedulablePods", "gated", "inFlight")
@@ -90,9 +98,12 @@ class SchedulingQueue:
     # --- popping -----------------------------------------------------------------------------
     def pop(self) -> QueuedPodInfo | None:
         self.flush_backoff_completed()
-        if not self.active:
-            return None
-        qpi = heapq.heappop(self.active)
+        if self.active:
+            qpi = heapq.heappop(self.active)
+        else:
+            qpi = self._pop_backoff()
+            if qpi is None:
+                return None
         qpi.attempts += 1
         if qpi.initial_attempt is None:
             qpi.initial_attempt = self._clock()
@@ -126,20 +137,47 @@ class SchedulingQueue:
         return previous >= self.max_backoff
 
     def backoff_expiry(self, qpi: QueuedPodInfo) -> float:
-        return qpi.timestamp + self.backoff_duration(qpi)
+        """getBackoffTime: the end of the backoff, truncated to its ordering window."""
+        return _window(qpi.timestamp + self.backoff_duration(qpi))
+
+    def backoff_release(self, qpi: QueuedPodInfo) -> float:
+        """When the pod completes its backoff: once the clock is past its expiry's window."""
+        return self.backoff_expiry(qpi) + BACKOFF_WINDOW
 
     def is_backing_off(self, qpi: QueuedPodInfo) -> bool:
-        return self.backoff_expiry(qpi) > self._clock()
+        if qpi.attempts == 0:
+            return False  # a pod never tried owes no backoff
+        return self.backoff_expiry(qpi) >= _window(self._clock())
+
+    def _backoff_order(self, a: QueuedPodInfo, b: QueuedPodInfo) -> int:
+        """lessBackoffCompletedWithPriority (errors: lessBackoffCompleted, then arrival)."""
+        ea, eb = self.backoff_expiry(a), self.backoff_expiry(b)
+        if ea != eb:
+            return -1 if ea < eb else 1
+        if not _errored(a) and self._less(a, b):
+            return -1
+        if not _errored(b) and self._less(b, a):
+            return 1
+        return -1 if a.seq < b.seq else 1
 
     def flush_backoff_completed(self) -> None:
-        now = self._clock()
-        done = [q for q in self.backoff.values() if self.backoff_expiry(q) <= now]
-        for qpi in sorted(done, key=lambda q: (self.backoff_expiry(q), q.seq)):
+        done = [q for q in self.backoff.values() if not self.is_backing_off(q)]
+        for qpi in sorted(done, key=functools.cmp_to_key(self._backoff_order)):
             del self.backoff[qpi.pod.uid]
             self._place(qpi, ACTIVE)
 
+    def _pop_backoff(self) -> QueuedPodInfo | None:
+        """popBackoff: the head of the (non-error) backoffQ, backing off or not."""
+        waiting = [q for q in self.backoff.values() if not _errored(q)]
+        if not waiting:
+            return None
+        qpi = min(waiting, key=functools.cmp_to_key(self._backoff_order))
+        del self.backoff[qpi.pod.uid]
+        return qpi
+
     def next_backoff_expiry(self) -> float | None:
-        return min((self.backoff_expiry(q) for q in self.backoff.values()), default=None)
+        """When the next pod completes its backoff (pop takes the others when idle)."""
+        return min((self.backoff_release(q) for q in self.backoff.values()), default=None)
 
     # --- failures ----------------------------------------------------------------------------
     def add_unschedulable(self, qpi: QueuedPodInfo, message: str = "") -> None:
@@ -241,3 +279,11 @@ class SchedulingQueue:
     def is_empty(self) -> bool:
         return not self.active and not self.backoff
 
+
+def _window(t: float) -> float:
+    return math.floor(t / BACKOFF_WINDOW) * BACKOFF_WINDOW
+
+
+def _errored(qpi: QueuedPodInfo) -> bool:
+    """Failed with no rejecting plugin: the pod is in podErrorBackoffQ."""
+    return not qpi.unschedulable_plugins and not qpi.pending_plugins

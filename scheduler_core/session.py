@@ -63,8 +63,8 @@ def queue_state(s: Scheduler) -> dict:
     entries = {ACTIVE: [], BACKOFF: [], UNSCHEDULABLE: [], GATED: [], "waitingOnPermit": []}
     for qpi in sorted(q.active):
         entries[ACTIVE].append(_pod_entry(qpi))
-    for qpi in sorted(q.backoff.values(), key=q.backoff_expiry):
-        entries[BACKOFF].append(_pod_entry(qpi, remaining=round(q.backoff_expiry(qpi) - now, 3)))
+    for qpi in sorted(q.backoff.values(), key=q.backoff_release):
+        entries[BACKOFF].append(_pod_entry(qpi, remaining=round(q.backoff_release(qpi) - now, 3)))
     for qpi in q.unschedulable.values():
         entries[qpi.queue].append(_pod_entry(qpi, reason=qpi.message, plugin=qpi.gated_by or
                                              ",".join(sorted(qpi.unschedulable_plugins))))

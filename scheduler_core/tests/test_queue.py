@@ -25,10 +25,12 @@ def test_active_queue_order_is_priority_then_arrival():
 
 @pytest.mark.parametrize("backoff,want", [
     # After one retry at the maximum with nothing changed, the pod waits for a cluster change.
-    pytest.param({}, [0.0, 1.0, 3.0, 7.0, 15.0, 25.0],
+    # Backoff ends are truncated to 1s windows, a window released when the clock leaves it
+    # (SchedulerPopFromBackoffQ): 0+1 -> 2, 2+2 -> 5, 5+4 -> 10, 10+8 -> 19, 19+10 -> 30.
+    pytest.param({}, [0.0, 2.0, 5.0, 10.0, 19.0, 30.0],
                  id="1s doubling to the 10s default maximum"),
     pytest.param({"podInitialBackoffSeconds": 2, "podMaxBackoffSeconds": 5},
-                 [0.0, 2.0, 6.0, 11.0], id="configured initial and maximum"),
+                 [0.0, 3.0, 8.0, 14.0], id="configured initial and maximum"),
 ])
 def test_a_failing_pod_backs_off_exponentially_on_the_virtual_clock(backoff, want):
     f = fake("F", filter=Status.as_error("flaky"))
@@ -61,7 +63,7 @@ def company_filter(events=None):
     return plugin
 
 
-def test_a_cluster_event_moves_a_rejected_pod_back_after_its_backoff():
+def test_a_cluster_event_moves_a_rejected_pod_back_and_an_idle_scheduler_pops_it():
     # A newly bound pod only moves pods whose required pod affinity it matches (or that
     # PodTopologySpread rejected): AssignedPodAdded's pre-check in the scheduling queue.
     affinity = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
@@ -70,10 +72,12 @@ def test_a_cluster_event_moves_a_rejected_pod_back_after_its_backoff():
     pods = [make_pod("waiter", priority=10, affinity=affinity),
             make_pod("other", labels={"app": "other"})]
     sched, cycles = run([company_filter()], NODES, pods)
+    # The event puts the pod in backoffQ; with activeQ empty the scheduler pops it at once
+    # (SchedulerPopFromBackoffQ) instead of waiting for its backoff to end.
     assert [(c["pod"], c["time"], c["outcome"]) for c in cycles] == [
         ("default/waiter", 0.0, "Unschedulable"),
         ("default/other", 0.0, "Bound"),
-        ("default/waiter", 1.0, "Bound"),
+        ("default/waiter", 0.0, "Bound"),
     ]
 
 
