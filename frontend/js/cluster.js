@@ -1,0 +1,162 @@
+// Cluster page: description and counts, nodes and pods, runs, start a run, export, clone,
+// delete, replace objects from YAML.
+import { api, getAll } from "./api.js";
+import { urls } from "./urls.js";
+import { $, clear, download, el, fmtBytes, fmtCpu, readFiles, setStatus } from "./util.js";
+
+const root = $("#cluster-page");
+const id = Number(root.dataset.cluster);
+const status = $("#cluster-status");
+const KINDS = [
+  ["nodes", "Nodes"], ["pods", "Pods"], ["namespaces", "Namespaces"],
+  ["priorityclasses", "PriorityClasses"], ["pdbs", "PDBs"], ["pvs", "PVs"], ["pvcs", "PVCs"],
+  ["storageclasses", "StorageClasses"], ["objects", "Other objects"],
+];
+let cluster = null;
+
+async function loadCluster() {
+  cluster = await api.get(urls.cluster(id));
+  $("#cluster-description").textContent = cluster.description || "";
+  $("#delete-btn").hidden = cluster.writable === false;
+  $("#reimport-form").closest("section").hidden = cluster.writable === false;
+}
+
+async function loadCounts() {
+  const dl = clear($("#counts"));
+  const pages = await Promise.all(KINDS.map(([kind]) =>
+    api.get(`${urls.clusterObjects(id, kind)}?page_size=50`).catch(() => null)));
+  KINDS.forEach(([kind, label], i) => {
+    const page = pages[i];
+    const count = page === null ? "–" : Array.isArray(page) ? page.length : page.count;
+    dl.append(el("div", el("dt", label), el("dd", { dataset: { kind } }, String(count))));
+  });
+  renderNodes(pages[0]);
+  renderPods(pages[1]);
+}
+
+function items(page) {
+  if (!page) return [];
+  return Array.isArray(page) ? page : page.results || [];
+}
+
+function more(page, shown) {
+  const total = page && !Array.isArray(page) ? page.count : shown;
+  return total > shown ? el("p.small.muted", `Showing ${shown} of ${total}.`) : null;
+}
+
+function renderNodes(page) {
+  const rows = items(page).map((n) => {
+    const meta = n.manifest.metadata || {};
+    const taints = (n.manifest.spec && n.manifest.spec.taints) || [];
+    const labels = Object.entries(meta.labels || {}).map(([k, v]) => `${k}=${v}`).join("\n");
+    return el("tr", { title: labels },
+      el("td", n.name, n.unschedulable ? el("span.badge", "cordoned") : ""),
+      el("td.num", fmtCpu(n.cpu_milli)), el("td.num", fmtBytes(n.memory_bytes)),
+      el("td.num", String(n.pods_allocatable)),
+      el("td.small", taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`).join(", ")));
+  });
+  clear($("#nodes-table")).append(
+    el("table.data", el("thead", el("tr", el("th", "Name"), el("th.num", "CPU"), el("th.num", "Memory"),
+      el("th.num", "Pods"), el("th", "Taints"))), el("tbody", rows)),
+    more(page, rows.length) || "");
+}
+
+function renderPods(page) {
+  const rows = items(page).map((p) => el("tr",
+    el("td", `${p.namespace}/${p.name}`), el("td", p.node_name || el("span.muted", "pending")),
+    el("td.num", String(p.priority)), el("td.num", fmtCpu(p.cpu_request_milli)),
+    el("td.num", fmtBytes(p.memory_request_bytes))));
+  clear($("#pods-table")).append(
+    el("table.data", el("thead", el("tr", el("th", "Pod"), el("th", "Node"), el("th.num", "Priority"),
+      el("th.num", "CPU req"), el("th.num", "Mem req"))), el("tbody", rows)),
+    more(page, rows.length) || "");
+}
+
+async function loadRuns() {
+  const box = clear($("#runs-list"));
+  let runs = [];
+  try {
+    runs = (await getAll(`${urls.runs}?cluster=${id}`, { max: 200 })).filter((r) => r.cluster === id);
+  } catch (err) {
+    box.append(el("p.status.error", err.message));
+    return;
+  }
+  if (!runs.length) {
+    box.append(el("p.muted", { style: "padding: 0.5rem" }, "No runs yet."));
+    return;
+  }
+  box.append(el("table.data", el("thead", el("tr", el("th", "Run"), el("th", "Status"),
+    el("th.num", "Seed"), el("th.num", "Cycles"), el("th.num", "Bound"), el("th", "Created"))),
+  el("tbody", runs.map((r) => el("tr",
+    el("td", el("a", { href: urls.runPage(r.id) }, r.name || `run ${r.id}`)),
+    el("td", el("span.status-pill", { class: `status-pill ${r.status}` }, r.status)),
+    el("td.num", String(r.seed)), el("td.num", String(r.cycle_count)),
+    el("td.num", String(r.pods_bound)), el("td.small", new Date(r.created).toLocaleString()))))));
+}
+
+$("#start-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const seed = Number(form.elements.seed.value || 0);
+  if (!Number.isInteger(seed) || seed < 0) {
+    setStatus(status, "The seed must be a whole number ≥ 0.", "error");
+    form.elements.seed.classList.add("invalid");
+    return;
+  }
+  setStatus(status, "Creating run…", "busy");
+  try {
+    const run = await api.post(urls.runs, { cluster: id, seed, name: form.elements.name.value.trim() });
+    location.href = urls.runPage(run.id);
+  } catch (err) {
+    setStatus(status, err.message, "error");
+  }
+});
+
+$("#export-link").addEventListener("click", async (event) => {
+  event.preventDefault();
+  try {
+    download(`${cluster ? cluster.name : "cluster"}.yaml`, await api.get(urls.clusterExport(id), { text: true }));
+  } catch (err) { setStatus(status, err.message, "error"); }
+});
+
+$("#clone-btn").addEventListener("click", async () => {
+  try {
+    const clone = await api.post(urls.clusterClone(id), { name: `${cluster.name}-copy` });
+    location.href = urls.clusterPage((clone.cluster || clone).id);
+  } catch (err) { setStatus(status, err.message, "error"); }
+});
+
+$("#delete-btn").addEventListener("click", async () => {
+  if (!confirm(`Delete cluster "${cluster.name}" and its runs?`)) return;
+  try {
+    await api.del(urls.cluster(id));
+    location.href = "/clusters/";
+  } catch (err) { setStatus(status, err.message, "error"); }
+});
+
+$("#reimport-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const files = await readFiles(form.elements.files);
+  if (form.elements.text.value.trim()) files.push({ name: "pasted.yaml", text: form.elements.text.value });
+  if (!files.length) {
+    setStatus(status, "Choose a file or paste YAML.", "error");
+    return;
+  }
+  if (!confirm("Replace every object of this cluster with these files?")) return;
+  try {
+    await api.post(urls.clusterReimport(id), { files });
+    setStatus(status, "Objects replaced.", "ok");
+    form.reset();
+    await loadCounts();
+  } catch (err) { setStatus(status, err.message, "error"); }
+});
+
+(async () => {
+  try {
+    await loadCluster();
+    await Promise.all([loadCounts(), loadRuns()]);
+  } catch (err) {
+    setStatus(status, err.message, "error");
+  }
+})();

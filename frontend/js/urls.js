@@ -1,0 +1,31 @@
+// Every server address the pages use, in one place.
+export const urls = {
+  clusters: "/api/clusters/",
+  cluster: (id) => `/api/clusters/${id}/`,
+  clusterImport: "/api/clusters/import/",
+  clusterReimport: (id) => `/api/clusters/${id}/import/`,
+  clusterExport: (id) => `/api/clusters/${id}/export/`,
+  clusterClone: (id) => `/api/clusters/${id}/clone/`,
+  clusterNodes: (id) => `/api/clusters/${id}/nodes/`,
+  clusterPods: (id) => `/api/clusters/${id}/pods/`,
+  clusterObjects: (id, kind) => `/api/clusters/${id}/${kind}/`,
+  profile: (id) => `/api/clusters/${id}/profile/`,
+  plugins: "/api/plugins/",
+  runs: "/api/runs/",
+  run: (id) => `/api/runs/${id}/`,
+  runAction: (id, action) => `/api/runs/${id}/${action}/`,
+  runState: (id) => `/api/runs/${id}/state/`,
+  runCycles: (id) => `/api/runs/${id}/cycles/`,
+  runCycle: (id, index) => `/api/runs/${id}/cycles/${index}/`,
+  runSocket: (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/runs/${id}/`,
+  // page helpers (playground/pages.py)
+  yaml: "/ui/yaml/",
+  profileCheck: "/ui/profile/check/",
+  runObjects: (id) => `/ui/runs/${id}/objects/`,
+  runTimeline: (id) => `/ui/runs/${id}/timeline/`,
+  compare: (id) => `/ui/clusters/${id}/compare/`,
+  // pages
+  clusterPage: (id) => `/clusters/${id}/`,
+  runPage: (id) => `/runs/${id}/`,
+  profilePage: (id) => `/clusters/${id}/profile/`,
+};

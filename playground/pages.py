@@ -1,0 +1,283 @@
+"""The browser pages (issue 8) and the few JSON helpers only they need.
+
+Pages are Django templates that load plain ES modules from frontend/js/; every piece of data
+they show comes from the REST API, the run websocket, or the helpers below. The helpers are
+not REST resources: they convert YAML for the profile editor, expand a profile into the
+plugins each extension point runs (the engine's own expansion, so the preview never
+disagrees with a run), describe a run's objects for tooltips and history, list a run's
+cycles compactly for the history slider, and run the engine twice for the compare view.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import wraps
+
+import yaml
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.views.decorators.http import require_GET, require_POST
+
+from playground.models import CycleRecord
+from playground.selectors import clusters_visible_to, runs_visible_to
+from playground.services import cluster_manifests, out_of_tree_plugins
+from scheduler_core.config import parse_configuration
+from scheduler_core.errors import ConfigError, InputError
+from scheduler_core.framework.registry import default_registry
+from scheduler_core.framework.runtime import FrameworkError, expand_plugins
+from scheduler_core.framework.types import Resource
+from scheduler_core.loader import load_documents
+from scheduler_core.scheduler import Scheduler
+
+# settings has no LOGIN_URL of its own; DRF's session login page is always there.
+LOGIN_URL = "/api/auth/login/"
+# The compare view runs the engine twice inside the request: keep it to workshop sizes.
+COMPARE_MAX_NODES = 1000
+COMPARE_MAX_PODS = 3000
+DEFAULT_GRACE_PERIOD = 30.0
+
+page = login_required(login_url=LOGIN_URL)
+
+
+def json_login_required(view):
+    """Like login_required, but answers a fetch() with 403 JSON instead of a login redirect."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return JsonResponse({"detail": "Authentication credentials were not provided."},
+                                status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _body(request) -> dict:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+# --- pages ------------------------------------------------------------------------------
+
+
+@page
+def clusters_page(request):
+    return render(request, "playground/pages/clusters.html", {"page": "clusters"})
+
+
+@page
+def cluster_page(request, pk: int):
+    cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
+    return render(request, "playground/pages/cluster.html",
+                  {"page": "cluster", "cluster": cluster})
+
+
+@page
+def profile_page(request, pk: int):
+    cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
+    return render(request, "playground/pages/profile.html",
+                  {"page": "profile", "cluster": cluster})
+
+
+@page
+def compare_page(request, pk: int):
+    cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
+    return render(request, "playground/pages/compare.html",
+                  {"page": "compare", "cluster": cluster})
+
+
+@page
+def run_page(request, pk: int):
+    run = get_object_or_404(runs_visible_to(request.user).select_related("cluster"), pk=pk)
+    return render(request, "playground/pages/run.html",
+                  {"page": "run", "run": run, "cluster": run.cluster})
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+class _ConfigDumper(yaml.SafeDumper):
+    """Block style, keys in the given order: reads like a hand-written configuration."""
+
+    def increase_indent(self, flow=False, indentless=False):
+        return super().increase_indent(flow, False)
+
+
+@require_POST
+@json_login_required
+def yaml_convert(request):
+    """{"data": {...}} -> {"text": "..."}; {"text": "..."} -> {"data": {...}} or {"error"}.
+
+    Half-typed YAML is the normal state of an editor, not a failed request: a parse error is
+    an answer (200 with "error" and "line"), so typing does not fill the console with 400s.
+    """
+    body = _body(request)
+    if "data" in body:
+        text = yaml.dump(body["data"], Dumper=_ConfigDumper, sort_keys=False,
+                         default_flow_style=False, allow_unicode=True)
+        return JsonResponse({"text": text})
+    try:
+        data = yaml.safe_load(body.get("text") or "") or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        return JsonResponse({"error": f"line {line}: {problem}" if line else problem,
+                             "line": line})
+    if not isinstance(data, dict):
+        return JsonResponse({"error": "a KubeSchedulerConfiguration must be a mapping",
+                             "line": 1})
+    return JsonResponse({"data": data})
+
+
+def expand_profiles(config: dict | None) -> dict:
+    """What each profile runs at each extension point, or kube-scheduler's messages."""
+    registry = default_registry(out_of_tree_plugins())
+    try:
+        cfg = parse_configuration(config, registry)
+    except ConfigError as exc:
+        return {"ok": False, "errors": exc.errors}
+    except InputError as exc:
+        return {"ok": False, "errors": [str(exc)]}
+    profiles = []
+    for i, profile in enumerate(cfg.profiles):
+        try:
+            points, weights = expand_plugins(profile, registry)
+        except FrameworkError as exc:
+            return {"ok": False, "errors": [f"profiles[{i}]: {exc}"]}
+        profiles.append({"schedulerName": profile.scheduler_name, "points": points,
+                         "weights": weights, "pluginConfig": profile.plugin_config})
+    return {"ok": True, "errors": [], "profiles": profiles}
+
+
+@require_POST
+@json_login_required
+def profile_check(request):
+    return JsonResponse(expand_profiles(_body(request).get("config")))
+
+
+def _resources(res) -> dict:
+    out = {"cpu": res.milli_cpu, "memory": res.memory}
+    if res.ephemeral_storage:
+        out["ephemeral-storage"] = res.ephemeral_storage
+    out.update(res.scalar)
+    return out
+
+
+def describe_objects(documents: list) -> dict:
+    """Nodes (labels, taints, allocatable) and pods (requests, priority, grace) of a run."""
+    cluster = load_documents([("run", documents)])
+    nodes = {}
+    for manifest in cluster.nodes:
+        meta, spec = manifest.get("metadata") or {}, manifest.get("spec") or {}
+        alloc = Resource.from_list((manifest.get("status") or {}).get("allocatable") or {})
+        nodes[meta.get("name", "")] = {
+            "labels": meta.get("labels") or {},
+            "taints": spec.get("taints") or [],
+            "unschedulable": bool(spec.get("unschedulable")),
+            "allocatable": _resources(alloc) | {"pods": alloc.allowed_pod_number},
+        }
+    pods = {}
+    for pi in cluster.pod_infos():
+        grace = pi.spec.get("terminationGracePeriodSeconds")
+        pods[pi.key] = {
+            "requests": _resources(pi.requests),
+            "priority": pi.priority,
+            "node": pi.node_name or None,
+            "grace": DEFAULT_GRACE_PERIOD if grace is None else float(grace),
+            "gates": pi.scheduling_gates,
+        }
+    return {"nodes": nodes, "pods": pods}
+
+
+@require_GET
+@json_login_required
+def run_objects(request, pk: int):
+    run = get_object_or_404(runs_visible_to(request.user), pk=pk)
+    try:
+        return JsonResponse(describe_objects(run.documents))
+    except InputError as exc:
+        return JsonResponse({"detail": str(exc)}, status=400)
+
+
+@require_GET
+@json_login_required
+def run_timeline(request, pk: int):
+    """Every stored cycle in a few fields: what the history slider and "why pending" walk."""
+    run = get_object_or_404(runs_visible_to(request.user), pk=pk)
+    cycles = CycleRecord.objects.filter(run=run).order_by("index")
+    # Traces are JSON text: only the few cycles that preempted are read whole.
+    preempting = {index: (trace or {}).get("preemption") for index, trace in
+                  cycles.filter(trace__contains='"preemption":{').values_list("index", "trace")}
+    rows = cycles.values_list("index", "time", "pod", "outcome", "node")
+    return JsonResponse({"cycles": [[*r, preempting.get(r[0])] for r in rows]})
+
+
+def _simulate(documents: list, config: dict | None, seed: int) -> dict:
+    registry = default_registry(out_of_tree_plugins())
+    # The engine writes into the manifests it loads (spec.nodeName on binding): give it a copy.
+    cluster = load_documents([("cluster", copy.deepcopy(documents))])
+    cfg = parse_configuration(config, registry)
+    sched = Scheduler(cluster, cfg, seed=seed, registry=registry)
+    sched.run()
+    usage = {}
+    for ni in sched.cache.node_infos.values():
+        alloc, req = ni.allocatable, ni.requested
+        usage[ni.name] = {"cpu": [req.milli_cpu, alloc.milli_cpu],
+                          "memory": [req.memory, alloc.memory],
+                          "pods": [len(ni.pods), alloc.allowed_pod_number]}
+        for name, value in alloc.scalar.items():
+            usage[ni.name][name] = [req.scalar.get(name, 0), value]
+    return {"bindings": dict(sched.bindings), "pending": sched.pending_reasons(),
+            "usage": usage, "cycles": sched.cycle_count, "time": sched.clock}
+
+
+@require_POST
+@json_login_required
+def compare(request, pk: int):
+    """The cluster scheduled under two configurations, same seed: bindings and utilization."""
+    cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
+    body = _body(request)
+    documents = list(cluster_manifests(cluster))
+    kinds = [d.get("kind") for d in documents]
+    if kinds.count("Node") > COMPARE_MAX_NODES or kinds.count("Pod") > COMPARE_MAX_PODS:
+        return JsonResponse({"detail": f"compare runs clusters of up to {COMPARE_MAX_NODES} "
+                             f"nodes and {COMPARE_MAX_PODS} pods; start two runs instead"},
+                            status=413)
+    try:
+        seed = int(body.get("seed") or 0)
+    except (TypeError, ValueError):
+        return JsonResponse({"seed": ["A valid integer is required."]}, status=400)
+    errors, results = {}, {}
+    for side in ("a", "b"):
+        check = expand_profiles(body.get(side))
+        if not check["ok"]:
+            errors[side] = check["errors"]
+            continue
+        try:
+            results[side] = _simulate(documents, body.get(side), seed)
+        except InputError as exc:
+            errors[side] = [str(exc)]
+    if errors:
+        return JsonResponse(errors, status=400)
+    return JsonResponse({"seed": seed, **results})
+
+
+urlpatterns = [
+    path("clusters/", clusters_page, name="page-clusters"),
+    path("clusters/<int:pk>/", cluster_page, name="page-cluster"),
+    path("clusters/<int:pk>/profile/", profile_page, name="page-profile"),
+    path("clusters/<int:pk>/compare/", compare_page, name="page-compare"),
+    path("runs/<int:pk>/", run_page, name="page-run"),
+    path("ui/yaml/", yaml_convert, name="ui-yaml"),
+    path("ui/profile/check/", profile_check, name="ui-profile-check"),
+    path("ui/runs/<int:pk>/objects/", run_objects, name="ui-run-objects"),
+    path("ui/runs/<int:pk>/timeline/", run_timeline, name="ui-run-timeline"),
+    path("ui/clusters/<int:pk>/compare/", compare, name="ui-compare"),
+]

@@ -1,0 +1,133 @@
+"""The profile editor: the YAML tab and the forms in sync both ways, kube-scheduler's
+validation messages next to the fields they name, extenders."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import private_clone
+
+pytestmark = pytest.mark.browser
+
+YAML = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+percentageOfNodesToScore: 70
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: InterPodAffinity
+    args:
+      hardPodAffinityWeight: 500
+"""
+
+
+def test_yaml_and_forms_stay_in_sync_and_errors_sit_by_their_fields(page):
+    cluster = private_clone(page, "spread-antiaffinity", "profile-browser")
+    page.console_errors.allow(r"status of 400 .*/api/clusters/\d+/profile/")
+    page.goto(f"/clusters/{cluster}/profile/")
+    expect(page.locator('section[data-point="score"]')).to_be_visible()
+
+    # YAML -> forms.
+    page.click("#tab-yaml")
+    expect(page.locator("#yaml")).to_have_value(re.compile("kind: KubeSchedulerConfiguration"))
+    page.fill("#yaml", YAML)
+    expect(page.locator("#yaml-status")).to_contain_text("YAML parsed")
+    page.click("#tab-general")
+    expect(page.get_by_label("percentageOfNodesToScore", exact=True)).to_have_value("70")
+    page.click("#tab-args")
+    hard = page.get_by_label("InterPodAffinity hardPodAffinityWeight")
+    expect(hard).to_have_value("500")
+    # The engine's check runs as you edit: kube-scheduler's message is next to the field.
+    message = ("profiles[0].pluginConfig[0].args.hardPodAffinityWeight: Invalid value: 500: "
+               "not in valid range [0, 100]")
+    expect(page.locator('[data-plugin="InterPodAffinity"] .field-error')).to_have_text(message)
+    expect(hard).to_have_attribute("aria-invalid", "true")
+
+    # Saving is refused with the same message, from the API's 400.
+    page.click("#save")
+    expect(page.locator("#save-status")).to_contain_text("Not saved")
+    expect(page.locator("#errors")).to_contain_text(message)
+    expect(page.locator('[data-plugin="InterPodAffinity"] .field-error').first).to_have_text(
+        message)
+
+    # Forms -> YAML: fix the value, the error goes, the YAML follows.
+    hard.fill("10")
+    hard.press("Tab")
+    expect(page.locator('[data-plugin="InterPodAffinity"] .field-error')).to_have_count(0)
+    page.click("#tab-yaml")
+    expect(page.locator("#yaml")).to_have_value(re.compile(r"hardPodAffinityWeight: 10\b"))
+    page.click("#save")
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    config = page.request.get(f"/api/clusters/{cluster}/profile/").json()["config"]
+    assert config["percentageOfNodesToScore"] == 70
+
+    # A broken YAML document is reported with its line and keeps the forms locked.
+    page.fill("#yaml", "profiles: [\n  - schedulerName: x\n")
+    expect(page.locator("#yaml-status")).to_contain_text("YAML error")
+    page.click("#tab-plugins")
+    expect(page.locator("#panel-plugins")).to_be_hidden()
+    page.fill("#yaml", YAML.replace("500", "10"))
+    expect(page.locator("#yaml-status")).to_contain_text("YAML parsed")
+
+
+def test_weights_validate_inline_and_against_kube_scheduler(page):
+    cluster = private_clone(page, "taints-affinity", "weights-browser")
+    page.console_errors.allow(r"status of 400 .*/api/clusters/\d+/profile/")
+    page.goto(f"/clusters/{cluster}/profile/")
+    weight = page.locator('section[data-point="score"] input[data-default-of="TaintToleration"]')
+    expect(weight).to_have_value("3")
+    weight.fill("-1")
+    expect(page.locator('section[data-point="score"] .field-error').first).to_have_text(
+        "a weight must not be negative")
+    weight.press("Tab")
+    override = page.locator('section[data-point="score"] li[data-plugin="TaintToleration"] '
+                            'input.weight')
+    expect(override).to_have_value("-1")
+    error = page.locator('section[data-point="score"] li[data-plugin="TaintToleration"] '
+                         '+ .field-error')
+    expect(error).to_contain_text('score plugin "TaintToleration" has a negative weight -1')
+    page.click("#save")
+    expect(page.locator("#save-status")).to_contain_text("Not saved")
+    expect(page.locator("#errors")).to_contain_text("negative weight -1")
+    override.fill("4")
+    override.press("Tab")
+    page.click("#save")
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    expect(page.locator('.effective[data-point="score"]')).to_contain_text("TaintToleration×4")
+
+    # Reorder and remove at a point, toggle a default off.
+    page.locator('section[data-point="filter"] select').select_option("NodeName")
+    page.get_by_role("button", name="Add plugin at Filter").click()
+    page.locator('section[data-point="filter"] select').select_option("NodePorts")
+    page.get_by_role("button", name="Add plugin at Filter").click()
+    page.get_by_role("button", name="Move NodePorts up at Filter").click()
+    names = page.locator('section[data-point="filter"] li[data-plugin] .pname')
+    expect(names).to_have_text(["NodePorts", "NodeName"])
+    page.get_by_role("button", name="Remove NodeName from Filter").click()
+    expect(names).to_have_text(["NodePorts"])
+    page.get_by_label("Default plugin ImageLocality enabled at Score").uncheck()
+    expect(page.locator('.effective[data-point="score"]')).not_to_contain_text("ImageLocality")
+
+    # Extenders: a missing urlPrefix is kube-scheduler's "Required value" by the field.
+    page.click("#tab-general")
+    page.get_by_role("button", name="Add an extender").click()
+    url = page.get_by_label("Extender 1 urlPrefix")
+    url.fill("")
+    url.press("Tab")
+    expect(page.locator(".extender .field-error")).to_have_text(
+        "extenders[0].urlPrefix: Required value")
+    url.fill("http://127.0.0.1:9/scheduler")
+    url.press("Tab")
+    page.get_by_label("Extender 1 ignorable").check()
+    page.get_by_label("Extender 1 nodeCacheCapable").check()
+    expect(page.locator(".extender .field-error")).to_have_count(0)
+    page.click("#save")
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    saved = page.request.get(f"/api/clusters/{cluster}/profile/").json()["config"]
+    assert saved["extenders"][0] == {"urlPrefix": "http://127.0.0.1:9/scheduler",
+                                     "filterVerb": "filter", "weight": 1, "ignorable": True,
+                                     "nodeCacheCapable": True}
