@@ -15,7 +15,7 @@ A workload is a builder registered in WORKLOADS: `builder(nodes, pods) -> Worklo
 """
 from __future__ import annotations
 
-import json
+import io
 import resource
 import sys
 import time
@@ -158,7 +158,7 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
     start = time.perf_counter()
     sched.run()
     if trace is not None:
-        json.dumps(trace.to_list())
+        trace.write_json(io.StringIO(), {"bindings": sched.bindings})
     seconds = time.perf_counter() - start
     bound = sum(1 for node in sched.bindings.values() if node)
     # ru_maxrss is in KiB on Linux.

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .errors import InputError
@@ -54,7 +53,8 @@ def simulate_command(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.output == "json":
-        sys.stdout.write(json.dumps(result.to_json(), indent=2, sort_keys=False) + "\n")
+        result.write_json(sys.stdout)
+        sys.stdout.write("\n")
     else:
         sys.stdout.write(format_table(result))
     return 0

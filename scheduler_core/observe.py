@@ -5,6 +5,8 @@ runtime; with no observer the recorder is None and nothing is recorded.
 """
 from __future__ import annotations
 
+import json
+
 
 class CycleRecorder:
     """Decisions of one scheduling attempt. Subclasses override what they need."""
@@ -103,10 +105,15 @@ def _success(plugin: str) -> dict:
 
 
 class TraceRecorder(CycleRecorder):
-    """One cycle in the contract's JSON form."""
+    """One cycle in the contract's JSON form.
+
+    A finished cycle is kept as compact JSON text, about a tenth of its size as dicts, so a
+    long run at thousands of nodes fits in memory; `data` decodes it again on demand.
+    """
 
     def __init__(self, index, time, pod, profile):
-        self.data = {
+        self._frozen: str | None = None
+        self._data = {
             "index": index, "time": time, "pod": pod.key, "profile": profile,
             "outcome": None, "node": None, "message": "",
             "preFilter": [], "filter": {}, "postFilter": [], "preemption": None,
@@ -115,33 +122,51 @@ class TraceRecorder(CycleRecorder):
             "unreserve": [],
         }
 
+    @property
+    def data(self) -> dict:
+        """The cycle as a dict (a fresh copy once the cycle has finished)."""
+        return self._data if self._frozen is None else json.loads(self._frozen)
+
+    def _live(self) -> dict:
+        """The dict to record into; a late entry thaws a finished cycle."""
+        if self._frozen is not None:
+            self._data, self._frozen = json.loads(self._frozen), None
+        return self._data
+
     def point(self, point, plugin, status, node=None, timeout=None, detail=None):
-        self.data[point].append(_entry(plugin, status, node, timeout, detail))
+        self._live()[point].append(_entry(plugin, status, node, timeout, detail))
 
     def filter(self, node_name, trail):
-        self.data["filter"][node_name] = [
+        self._live()["filter"][node_name] = [
             _success(p) if s is None else s.to_dict(p) for p, s in trail]
 
     def extender_filter(self, node_name, plugin, status, detail=None):
-        self.data["filter"].setdefault(node_name, []).append(
+        self._live()["filter"].setdefault(node_name, []).append(
             _entry(plugin, status, detail=detail))
 
     def score(self, plugin, nodes, raw, normalized, weight, detail=None):
         extra = {"detail": detail} if detail else {}
-        self.data["score"][plugin] = {
+        self._live()["score"][plugin] = {
             ni.name: {"raw": r, "normalized": n, "weighted": n * weight, **extra}
             for ni, r, n in zip(nodes, raw, normalized)}
 
     def total_scores(self, nodes, totals):
-        self.data["totalScore"] = {ni.name: t for ni, t in zip(nodes, totals)}
+        self._live()["totalScore"] = {ni.name: t for ni, t in zip(nodes, totals)}
 
     def preemption(self, nominated_node, victims, detail):
-        self.data["preemption"] = {"nominatedNode": nominated_node, "victims": list(victims)}
+        entry = {"nominatedNode": nominated_node, "victims": list(victims)}
         if detail:
-            self.data["preemption"].update(detail)
+            entry.update(detail)
+        self._live()["preemption"] = entry
 
     def finish(self, outcome, node, message, time):
-        self.data.update(outcome=outcome, node=node, message=message)
+        self._live().update(outcome=outcome, node=node, message=message)
+        self._frozen, self._data = json.dumps(self._data, separators=(",", ":")), None
+
+    def pretty(self, indent: int) -> str:
+        """The cycle as json.dumps(..., indent=2) prints it `indent` spaces deep in a document."""
+        text = json.dumps(self.data, indent=2)
+        return text.replace("\n", "\n" + " " * indent)
 
 
 class TraceObserver(Observer):
@@ -157,3 +182,14 @@ class TraceObserver(Observer):
 
     def to_list(self) -> list[dict]:
         return [c.data for c in self.cycles]
+
+    def write_json(self, out, head: dict) -> None:
+        """json.dump({**head, "cycles": [...]}, indent=2) written one cycle at a time."""
+        text = json.dumps({**head, "cycles": []}, indent=2)
+        if not self.cycles:
+            out.write(text)
+            return
+        out.write(text[: text.rindex("[]")] + "[")
+        for i, rec in enumerate(self.cycles):
+            out.write(("," if i else "") + "\n    " + rec.pretty(4))
+        out.write("\n  ]\n}")

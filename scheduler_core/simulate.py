@@ -1,6 +1,7 @@
 """simulate(): load files, build the scheduler, run it to the end, return the trace."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from .config import parse_configuration
@@ -18,12 +19,18 @@ class SimulationResult:
     scheduler: Scheduler
     trace: TraceObserver | None
 
+    def head(self) -> dict:
+        return {"schemaVersion": SCHEMA_VERSION, "bindings": dict(self.scheduler.bindings)}
+
     def to_json(self) -> dict:
-        return {
-            "schemaVersion": SCHEMA_VERSION,
-            "bindings": dict(self.scheduler.bindings),
-            "cycles": self.trace.to_list() if self.trace else [],
-        }
+        return {**self.head(), "cycles": self.trace.to_list() if self.trace else []}
+
+    def write_json(self, out) -> None:
+        """The contract's JSON, streamed cycle by cycle rather than built whole in memory."""
+        if self.trace is None:
+            out.write(json.dumps(self.to_json(), indent=2))
+        else:
+            self.trace.write_json(out, self.head())
 
 
 def build_scheduler(paths: list[str], *, config_file: str | None = None, seed: int = 0,
