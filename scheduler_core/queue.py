@@ -84,6 +84,10 @@ class SchedulingQueue:
         qpi.gated_by = ""
         self._place(qpi, ACTIVE)
 
+    def set_listener(self, events) -> None:
+        """events(queue, qpi) is told every move from now on; None stops telling."""
+        self._events = events
+
     def _place(self, qpi: QueuedPodInfo, queue: str) -> None:
         qpi.queue = queue
         if queue == ACTIVE:

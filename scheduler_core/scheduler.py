@@ -228,6 +228,11 @@ class Scheduler:
     def _pre_enqueue(self, pod):
         return self.frameworks[pod.scheduler_name].run_pre_enqueue_plugins(pod)
 
+    def set_observer(self, observer) -> None:
+        """Observe from the next cycle on (None: stop); an unobserved run records nothing."""
+        self.observer = observer
+        self.queue.set_listener(self._queue_event if observer is not None else None)
+
     def _queue_event(self, queue: str, qpi) -> None:
         self.observer.queue_event(queue, qpi, self.clock)
 

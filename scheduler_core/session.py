@@ -33,16 +33,14 @@ class RunSession:
     def advance(self, cycles: int | None, observer: Observer | None = None) -> int:
         """Run up to `cycles` scheduling cycles (None: to the end); returns how many ran."""
         sched = self.scheduler
-        sched.observer = observer
-        sched.queue._events = sched._queue_event if observer is not None else None
+        sched.set_observer(observer)
         done = 0
         while cycles is None or done < cycles:
             if not sched.step():
                 self.finished = True
                 break
             done += 1
-        sched.observer = None
-        sched.queue._events = None
+        sched.set_observer(None)
         return done
 
     def state(self, max_nodes: int | None = None) -> dict:
