@@ -255,8 +255,9 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         if end < self.cycle_mark or (start < end <= self.cycle_mark):
             return  # already in the snapshot
         mark = self.cycle_mark
-        self.batcher.add(e for e in message["events"]
-                         if e.get("kind") != "cycle" or e.get("index", mark) >= mark)
+        # A `late` cycle is an earlier one that has just finished (its pod waited on Permit).
+        self.batcher.add(e for e in message["events"] if e.get("kind") != "cycle"
+                         or e.get("late") or e.get("index", mark) >= mark)
         self.cycle_mark = max(mark, end)
         self._kick()
 

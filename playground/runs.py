@@ -21,6 +21,13 @@ PLAYGROUND_RUN_LEASE_SECONDS belongs to a dead worker: the next request, or
 Live sessions are cached per process (LRU, RUN_SESSION_CACHE entries) and checked against
 the run's cycle count before use: a session that is behind catches up unobserved, one that
 is ahead (its chunk did not commit) is rebuilt by replay.
+
+A cycle whose pod waits on Permit is stored open (no outcome yet) with its chunk; its outcome
+and the points that follow the wait (Permit's verdict, Unreserve, or PreBind to PostBind) come
+in a later chunk. The run's result lists the open cycles (`open`); the session's entry keeps
+their recorders, and the chunk in which one finishes rewrites its CycleRecord and streams its
+summary again, marked `late`. A session rebuilt by replay observes just those cycles, so a
+new worker can finish them too.
 """
 
 from __future__ import annotations
@@ -48,9 +55,9 @@ from playground.services import (
     cycle_records_from_trace,
     out_of_tree_plugins,
 )
-from scheduler_core.observe import MultiObserver, TraceObserver
+from scheduler_core.observe import MultiObserver, Observer, TraceObserver, TraceRecorder
 from scheduler_core.session import RunSession
-from scheduler_core.stream import SummaryObserver
+from scheduler_core.stream import LIST_POINTS, SummaryObserver, summarize
 
 logger = logging.getLogger(__name__)
 
@@ -113,12 +120,55 @@ def max_cycles(session: RunSession) -> int:
 # --- the per-process session cache ----------------------------------------------------------
 
 
+class _Open:
+    """A cycle stored while its pod waited on Permit. Its recorder goes on recording
+    (Permit's verdict, Unreserve, PreBind...) until the outcome is set; `marks` says how much
+    of each list of plugin calls the stored trace already holds."""
+
+    __slots__ = ("marks", "recorder")
+
+    def __init__(self, recorder: TraceRecorder):
+        self.recorder = recorder
+        data = recorder.data
+        self.marks = {point: len(data[point]) for point in LIST_POINTS}
+
+    def finished(self) -> bool:
+        return self.recorder.data["outcome"] is not None
+
+    def merged(self, stored: dict) -> dict:
+        """The stored trace with what happened since (idempotent)."""
+        data = self.recorder.data
+        out = dict(stored)
+        for point in LIST_POINTS:
+            mark = self.marks[point]
+            out[point] = list(stored.get(point) or [])[:mark] + data[point][mark:]
+        for key in ("outcome", "node", "message"):
+            out[key] = data[key]
+        return out
+
+
+class _OpenCycles(Observer):
+    """Replaying: records the cycles the run lists as open, and no other."""
+
+    def __init__(self, indices):
+        self.indices = frozenset(indices)
+        self.recorders: list[TraceRecorder] = []
+
+    def begin_cycle(self, index, time, pod, profile):
+        if index not in self.indices:
+            return None
+        rec = TraceRecorder(index, time, pod, profile)
+        self.recorders.append(rec)
+        return rec
+
+
 class _Entry:
-    __slots__ = ("lock", "session")
+    __slots__ = ("lock", "session", "open")
 
     def __init__(self):
         self.lock = threading.Lock()
         self.session: RunSession | None = None
+        self.open: dict[int, _Open] = {}  # the session's cycles stored open, by index
 
 
 class SessionCache:
@@ -183,18 +233,26 @@ def _session_at(entry: _Entry, run: Run, heartbeat=None) -> RunSession:
     heartbeat(): called between replay slices (renews the caller's lease).
     """
     session = entry.session
+    wanted = frozenset((run.result or {}).get("open") or ())
     if session is None or session.cycles > run.cycle_count:
         session = new_session(run)
+        entry.open = {}
         if heartbeat is not None:  # loading a large cluster takes a while
             heartbeat()
+    watch = _OpenCycles(i for i in wanted if i >= session.cycles) if wanted else None
     started = time.monotonic()
     while session.cycles < run.cycle_count and not session.finished:
-        session.advance(min(run.cycle_count - session.cycles, 500), observer=None)
+        session.advance(min(run.cycle_count - session.cycles, 500), observer=watch)
         if heartbeat is not None and time.monotonic() - started > REPLAY_SLICE_SECONDS:
             heartbeat()
             started = time.monotonic()
     if session.cycles != run.cycle_count:
         raise RuntimeError(f"replay stopped at cycle {session.cycles} of {run.cycle_count}")
+    if watch is not None:
+        for rec in watch.recorders:
+            entry.open[rec.data["index"]] = _Open(rec)
+    # Only the cycles the run lists are open (another worker may have finished the others).
+    entry.open = {i: o for i, o in entry.open.items() if i in wanted and not o.finished()}
     if (run.status == Run.FINISHED and not session.finished
             and (run.result or {}).get("end") == "done"):
         # The last, empty step runs the events after the final cycle (a victim's deletion...).
@@ -428,7 +486,8 @@ def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = 
             with entry.lock:
                 collector = _Collector()
                 _run_chunk(session, collector, target, limit)
-                run = _commit_chunk(run_id, holder, session, collector, target, limit)
+                run = _commit_chunk(run_id, holder, session, collector, target, limit,
+                                    entry.open)
                 # Committed: the session is where the run is. Not committed: it is ahead.
                 entry.session = session if run is not None else None
             if run is None:  # the lock was taken over (we stalled past our lease)
@@ -456,23 +515,58 @@ def _run_chunk(session: RunSession, collector: _Collector, target, limit) -> int
     return done
 
 
-def _commit_chunk(run_id, holder, session, collector, target, limit) -> Run | None:
+def _finish_late(run_id: int, open_cycles: dict) -> list[dict]:
+    """Rewrite the CycleRecords of the open cycles that have finished; their summaries."""
+    late = {i: o for i, o in open_cycles.items() if o.finished()}
+    if not late:
+        return []
+    stored = dict(CycleRecord.objects.filter(run_id=run_id, index__in=list(late))
+                  .values_list("index", "trace"))
+    summaries = []
+    for index in sorted(late):
+        if index not in stored:
+            continue
+        trace = late[index].merged(stored[index])
+        CycleRecord.objects.filter(run_id=run_id, index=index).update(
+            trace=trace, outcome=trace["outcome"] or "", node=trace["node"],
+            message=trace["message"] or "")
+        summaries.append({**summarize(trace), "late": True})
+    return summaries
+
+
+def _commit_chunk(run_id, holder, session, collector, target, limit,
+                  open_cycles: dict | None = None) -> Run | None:
+    """Store the chunk and stream its events; open_cycles (the session entry's, updated
+    here) are the cycles stored open before, whose pods may have left Permit since."""
     s = session.scheduler
+    open_cycles = open_cycles if open_cycles is not None else {}
     with transaction.atomic():
         run = _lock_row(run_id, nowait=False)
         if run.lock_token != holder:
             return None
         start = run.cycle_count
-        records = cycle_records_from_trace(run, collector.trace.to_list())
+        recorders = collector.trace.cycles
+        cycles = [rec.data for rec in recorders]
+        records = cycle_records_from_trace(run, cycles)
         # One row per INSERT: for several rows Django sends PostgreSQL UNNEST arrays, and
         # psycopg escapes each ~100 KB trace into an array literal character by character.
         CycleRecord.objects.bulk_create(records, batch_size=1, ignore_conflicts=True)
+        late = _finish_late(run_id, open_cycles)
+        # A cycle still waiting on Permit has sent no summary: send the one it has so far.
+        opened_recorders = [rec for rec, c in zip(recorders, cycles) if c["outcome"] is None]
+        opened = [c for c in cycles if c["outcome"] is None]
+        summaries = late + collector.summaries + [summarize(c) for c in opened]
         result = dict(run.result or {})
         result["bindings"] = dict(s.bindings)
         result["nominations"] = nominations(session)
         result["victims"] = list(result.get("victims") or []) + collector.victims
-        result["recent"] = (list(result.get("recent") or []) + collector.summaries)[
-            -RECENT_CYCLES:]
+        result["recent"] = (list(result.get("recent") or []) + summaries)[-RECENT_CYCLES:]
+        still_open = {i: o for i, o in open_cycles.items() if not o.finished()}
+        still_open.update((c["index"], _Open(rec)) for rec, c in zip(opened_recorders, opened))
+        if still_open:
+            result["open"] = sorted(still_open)
+        else:
+            result.pop("open", None)
         run.cycle_count = session.cycles
         run.virtual_time = s.clock
         run.pods_bound = sum(1 for node in s.bindings.values() if node)
@@ -489,11 +583,14 @@ def _commit_chunk(run_id, holder, session, collector, target, limit) -> Run | No
         else:
             fields += _release(run)
         run.save(update_fields=sorted(set(fields)))
-        events = collector.stream_events()
+        events = ([{"kind": "cycle", **c} for c in late] + collector.stream_events()
+                  + [{"kind": "cycle", **summarize(c)} for c in opened])
         events.append({**run_progress(run), "queues": queue_sizes(session)})
         message = {"type": "run.events", "run": run_id, "from": start, "to": run.cycle_count,
                    "events": events}
         transaction.on_commit(lambda: _send(run_id, message))
+    open_cycles.clear()
+    open_cycles.update(still_open)
     return run
 
 

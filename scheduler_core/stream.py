@@ -8,6 +8,9 @@ from __future__ import annotations
 from .observe import CycleRecorder, Observer
 
 TOP_SCORES = 5
+# The points of the contract's CYCLE that are lists of plugin calls.
+LIST_POINTS = ("preFilter", "postFilter", "preScore", "reserve", "permit", "preBind", "bind",
+               "postBind", "unreserve")
 
 
 class SummaryRecorder(CycleRecorder):
@@ -50,6 +53,43 @@ class SummaryRecorder(CycleRecorder):
 
     def finish(self, outcome, node, message, time):
         self.data.update(outcome=outcome, node=node, message=message[:2000], endTime=time)
+
+
+def summarize(trace: dict, end_time: float | None = None) -> dict:
+    """The summary a SummaryRecorder would have made of a cycle, from its contract trace.
+
+    For a cycle that finished after its chunk was stored (a pod that waited on Permit): the
+    playground sends this once the wait is over.
+    """
+    points: dict[str, list] = {}
+    for point in LIST_POINTS:
+        for e in trace.get(point) or []:
+            entry = {"plugin": e["plugin"], "code": e["code"]}
+            if e.get("reasons"):
+                entry["reasons"] = e["reasons"][:3]
+            if e.get("timeout") is not None:
+                entry["timeout"] = e["timeout"]
+            points.setdefault(point, []).append(entry)
+    feasible, rejected = 0, {}
+    for trail in (trace.get("filter") or {}).values():
+        last = trail[-1] if trail else None
+        if last is None or last["code"] == "Success":
+            feasible += 1
+        else:
+            rejected[last["plugin"]] = rejected.get(last["plugin"], 0) + 1
+    ranked = sorted((trace.get("totalScore") or {}).items(), key=lambda t: (-t[1], t[0]))
+    out = {"index": trace["index"], "time": trace["time"], "pod": trace["pod"],
+           "profile": trace.get("profile"), "outcome": trace.get("outcome"),
+           "node": trace.get("node"), "message": (trace.get("message") or "")[:2000],
+           "points": points, "filter": {"feasible": feasible, "rejected": rejected},
+           "topScores": [{"node": n, "score": s} for n, s in ranked[:TOP_SCORES]]}
+    pre = trace.get("preemption")
+    if pre:
+        out["preemption"] = {"nominatedNode": pre.get("nominatedNode"),
+                             "victims": list(pre.get("victims") or [])[:20]}
+    if end_time is not None:
+        out["endTime"] = end_time
+    return out
 
 
 class SummaryObserver(Observer):

@@ -573,7 +573,8 @@ function selectTab(name) {
     $(`#tab-${t}`).tabIndex = t === name ? 0 : -1;
     $(`#panel-${t}`).hidden = t !== name;
   }
-  renderTab();
+  // A tab picked before the profile has loaded is drawn once it has (the loader selects it).
+  if (config) renderTab();
 }
 
 for (const t of TABS) $(`#tab-${t}`).addEventListener("click", () => selectTab(t));

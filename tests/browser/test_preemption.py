@@ -38,6 +38,21 @@ def test_preemption_shows_nomination_victims_and_next_cycle(page):
     box = page.locator(".preempt-box")
     for victim in victims:
         expect(box).to_contain_text(victim)
+    # The candidates DefaultPreemption found, their victims and PDB violations, and why the
+    # nominated node won over the runner-up.
+    candidates = trace["preemption"]["candidates"]
+    decision = trace["preemption"]["decision"]
+    rows = box.locator("table.candidates tbody tr")
+    expect(rows).to_have_count(len(candidates))
+    for c in candidates:
+        row = box.locator(f'table.candidates tbody tr[data-node="{c["node"]}"]')
+        for victim in c["victims"]:
+            expect(row).to_contain_text(victim)
+        expect(row.locator("td.num").first).to_have_text(str(c["pdbViolations"]))
+    expect(box.locator("tr.winner")).to_have_attribute("data-node", nominated)
+    expect(box.locator(".decision")).to_have_text(
+        f"Why {nominated} won over {decision['runnerUp']}: {decision['criterion']} "
+        f"({decision['values'][nominated]} vs {decision['values'][decision['runnerUp']]}).")
     expect(page.locator('.queue[data-queue="unschedulablePods"]')).to_contain_text(trace["pod"])
 
     # Why is it pending? The FitError and, per node, the first plugin that rejected it.

@@ -1,6 +1,10 @@
 // The cycle panel: the timeline of extension points, and what the chosen point decided —
-// plugin statuses, the Filter node × plugin matrix, the Score table, preemption.
+// plugin statuses (with what their `detail` says: volume decisions, extender calls), the
+// Filter node × plugin matrix, the Score table, preemption with its candidates.
 import { el, fmtTime } from "../util.js";
+import {
+  entryDetail, extenderFilterBox, extenderScoreBox, preemptionCandidates, shortPlugin,
+} from "./decisions.js";
 import { esc } from "./nodes.js";
 import {
   POINTS, POINT_INDEX, WHOLE, entries, filterTrails, isRejection, pointState,
@@ -23,14 +27,18 @@ const POINT_HELP = {
   unreserve: "Unreserve undoes Reserve when a later point fails.",
 };
 
-function statusList(list) {
+function statusList(list, point = "") {
   if (!list.length) return el("p.muted", "No plugin reported at this point.");
-  return el("ul.statuses", list.map((e) => el("li",
-    el("code", e.plugin),
-    el(`span.code-${e.code}`, e.code),
-    e.node ? el("span.muted", `node ${e.node}`) : null,
-    e.timeout !== undefined ? el("span.muted", `timeout ${fmtTime(e.timeout)}`) : null,
-    e.reasons && e.reasons.length ? el("span", e.reasons.join("; ")) : null)));
+  return el("ul.statuses", list.map((e) => {
+    const more = entryDetail(point, e);
+    return el("li", { "data-plugin": e.plugin },
+      el("code", { title: e.plugin }, shortPlugin(e.plugin)),
+      el(`span.code-${e.code}`, e.code),
+      e.node ? el("span.muted", `node ${e.node}`) : null,
+      e.timeout !== undefined ? el("span.muted", `timeout ${fmtTime(e.timeout)}`) : null,
+      e.reasons && e.reasons.length ? el("span", e.reasons.join("; ")) : null,
+      more ? el("div.entry-detail", more) : null);
+  }));
 }
 
 export class CyclePanel {
@@ -70,7 +78,8 @@ export class CyclePanel {
     d.summary.replaceChildren(...[
       el("button.link-btn", { type: "button", onclick: () => this.onPod(cycle.pod), "aria-label": `Why pending: ${cycle.pod}` }, el("b", cycle.pod)),
       " ",
-      walking ? el("span.badge", `walking: ${POINTS[ctx.cursor].label}`) : el(`span.outcome.${cycle.outcome || "pending"}`, cycle.outcome || "…"),
+      walking ? el("span.badge", `walking: ${POINTS[ctx.cursor].label}`)
+        : el(`span.outcome.${cycle.outcome || "pending"}`, cycle.outcome || (entries(cycle, "permit").some((e) => e.code === "Wait") ? "waiting on Permit" : "…")),
       !walking && cycle.node ? el("span", ` → ${cycle.node}`) : null,
       el("span.muted", ` at t=${fmtTime(cycle.time)}`),
       cycle.profile && cycle.profile !== "default-scheduler" ? el("span.badge", cycle.profile) : null,
@@ -134,9 +143,10 @@ export class CyclePanel {
         break;
       case "filter":
         parts.push(full ? this.filterMatrix(cycle) : this.filterSummary(cycle));
+        if (full) parts.push(extenderFilterBox(filterTrails(cycle)));
         break;
       case "postFilter":
-        parts.push(statusList(entries(cycle, "postFilter")));
+        parts.push(statusList(entries(cycle, "postFilter"), p.id));
         if (cycle.preemption) parts.push(this.preemptionBox(cycle));
         break;
       case "score":
@@ -145,15 +155,28 @@ export class CyclePanel {
           // Score shows the plugins' raw scores; NormalizeScore the whole arithmetic.
           if (!this.userMode) this.scoreMode = p.id === "score" ? "raw" : "all";
           parts.push(full ? this.scoreTable(cycle) : this.topScores(cycle));
+          if (full) parts.push(extenderScoreBox(cycle.score));
         }
         break;
       default:
-        parts.push(statusList(entries(cycle, p.id)));
+        parts.push(statusList(entries(cycle, p.id), p.id));
+        if (p.id === "permit") parts.push(this.permitEnd(cycle));
+        if (!full && ["reserve", "unreserve", "preBind", "bind"].includes(p.id) && st.state !== "notrun") {
+          parts.push(el("p.small.muted", this.ctx.loading ? "Loading the plugins' details…" : "Summary only: the plugins' details come with the full trace."));
+        }
     }
     if (!full && ["filter", "score", "normalizeScore"].includes(p.id)) {
       parts.push(el("p.small.muted", this.ctx.loading ? "Loading the full detail…" : "Summary only (full detail unavailable)."));
     }
     box.replaceChildren(...parts);
+  }
+
+  /** How a Permit wait ended: allowed (binding went on), rejected (timeout...), or not yet. */
+  permitEnd(cycle) {
+    if (!entries(cycle, "permit").some((e) => e.code === "Wait") || this.ctx.cursor < WHOLE) return null;
+    if (!cycle.outcome) return el("p.permit-end", "Still waiting: the pod is held on its node until every waiting plugin allows it, one rejects it, or a timeout passes.");
+    if (cycle.outcome === "Bound") return el("p.permit-end", el("span.code-Success", "Allowed"), ": the wait ended and the binding cycle went on.");
+    return el("p.permit-end", el(`span.outcome.${cycle.outcome}`, cycle.outcome), " when the wait ended: ", cycle.message || "", " Unreserve ran.");
   }
 
   filterSummary(cycle) {
@@ -175,6 +198,7 @@ export class CyclePanel {
       el("p", "Preemption nominated ", el("b", pre.nominatedNode), ` for ${cycle.pod}.`),
       el("p", "Victims (graceful termination): ", (pre.victims || []).length ? pre.victims.map((v, i) =>
         el("span", i ? ", " : "", el("span.chip.victim", v))) : "none"),
+      preemptionCandidates(pre),
       el("p", next
         ? el("button.link-btn", { type: "button", onclick: () => this.onJump(next[0]), "aria-label": `Preemptor's next cycle ${next[0]}` },
           `The preemptor's next cycle: #${next[0]} (${next[3]}${next[4] ? ` → ${next[4]}` : ""}) →`)
@@ -201,7 +225,7 @@ export class CyclePanel {
     const tools = el("div.detail-tools",
       el("span", el("b.code-Success", `${feasible} feasible`), ` of ${evaluated.length} evaluated`,
         notEvaluated.length ? `, ${notEvaluated.length} not evaluated` : ""),
-      Object.entries(histogram).map(([p, n]) => el("span.badge", `${p}: ${n}`)),
+      Object.entries(histogram).map(([p, n]) => el("span.badge", { title: p }, `${shortPlugin(p)}: ${n}`)),
       el("label.inline", el("input", {
         type: "checkbox", checked: this.onlyRejected, "aria-label": "Show only rejected nodes",
         onchange: (e) => { this.onlyRejected = e.target.checked; this.rerender(); },
@@ -211,7 +235,7 @@ export class CyclePanel {
         oninput: (e) => { this.matrixFilter = e.target.value; this.rerenderSoon(); },
       })));
     const pre = entries(cycle, "preFilter").filter((e) => isRejection(e.code) || e.code === "Skip");
-    const head = `<thead><tr><th scope="col">node</th>${plugins.map((p) => `<th scope="col" class="vert">${esc(p)}</th>`).join("")}<th scope="col">verdict</th></tr></thead>`;
+    const head = `<thead><tr><th scope="col">node</th>${plugins.map((p) => `<th scope="col" class="vert" title="${esc(p)}">${esc(shortPlugin(p))}</th>`).join("")}<th scope="col">verdict</th></tr></thead>`;
     const q = this.matrixFilter.trim().toLowerCase();
     const rows = [];
     let hidden = 0;
@@ -234,7 +258,7 @@ export class CyclePanel {
         return `<td class="cell bad" title="${esc(e.code)}">✗ ${esc(why)}</td>`;
       }).join("");
       const verdict = !trail ? '<span class="muted">not evaluated</span>'
-        : ok ? '<span class="code-Success">feasible</span>' : `<span class="code-Unschedulable">${esc(last.plugin)}</span>`;
+        : ok ? '<span class="code-Success">feasible</span>' : `<span class="code-Unschedulable" title="${esc(last.plugin)}">${esc(shortPlugin(last.plugin))}</span>`;
       const focus = name === this.ctx.focusNode ? ' class="focus-row"' : "";
       rows.push(`<tr data-node="${esc(name)}"${focus}><th scope="row"><button type="button" class="link-btn" data-node="${esc(name)}">${esc(name)}</button></th>${cells}<td>${verdict}</td></tr>`);
     }
@@ -342,7 +366,7 @@ export class CyclePanel {
     box.replaceChildren(el("div.panel", { style: "margin-top:.6rem" },
       el("h3", `Node ${name} in cycle #${cycle.index}`,
         el("button.icon", { type: "button", "aria-label": "Close node detail", onclick: () => this.onNode(null), style: "float:right" }, "✕")),
-      trail ? statusList(trail.map((e) => ({ ...e, node: undefined })))
+      trail ? statusList(trail.map((e) => ({ ...e, node: undefined })), "filter")
         : el("p.muted", this.ctx.full ? "Not evaluated by Filter in this cycle." : "Loading…"),
       scores.length ? el("p", "Scores: ", scores.map(([p, c]) => `${p} ${c.raw}→${c.normalized} (×=${c.weighted})`).join(" · "),
         ` · total ${cycle.totalScore[name]}`) : null));

@@ -46,7 +46,9 @@ const panel = new CyclePanel({
   title: $("#cycle-title"), summary: $("#cycle-summary"), message: $("#cycle-message"),
   timeline: $("#timeline"), detail: $("#point-detail"), focus: $("#node-focus"),
 }, {
-  onPoint: (i) => { S.cursor = i; S.point = i; render(); },
+  // While walking a cycle, a click moves the walk there; on a cycle shown whole it only picks
+  // the point whose detail to show (the outcome stays in view).
+  onPoint: (i) => { if (S.cursor < WHOLE) S.cursor = i; S.point = i; render(); },
   onJump: (index) => jump(index),
   onPod: (pod) => whyPending(pod),
   onNode: (name) => focusNode(name),
@@ -72,6 +74,16 @@ function addRow(c) {
   const row = [c.index, c.time, c.pod, c.outcome, c.node || null, c.preemption || null];
   S.rows[c.index] = row;
   if (c.index > S.latest) S.latest = c.index;
+}
+
+/** A cycle's summary from the stream. A cycle that waited on Permit comes again once the wait
+ *  is over (`late`): its outcome and the points after Permit are new, so a cached trace of
+ *  it is out of date. */
+function takeSummary(c) {
+  const known = S.details.get(c.index);
+  if (known && (known.outcome || null) !== (c.outcome || null)) S.details.delete(c.index);
+  S.summaries.set(c.index, c);
+  addRow(c);
 }
 
 function applyState(state) {
@@ -135,6 +147,7 @@ function detail(index) {
   const p = (async () => {
     let trace = null;
     for (let attempt = 0; attempt < 4 && !trace; attempt++) {
+      if (index > S.latest) break; // reset meanwhile: the cycle is gone, do not ask REST
       const answer = await socket.detail(index);
       if (answer === NOT_FOUND) {
         // Not stored yet (or reset meanwhile): ask again shortly, never a 404 from REST.
@@ -146,6 +159,7 @@ function detail(index) {
         break;
       }
       // No socket: REST has the same trace.
+      if (index > S.latest) break;
       try {
         const body = await api.get(urls.runCycle(runId, index));
         trace = body.trace || body;
@@ -212,8 +226,7 @@ function handleEvent(ev) {
   const kind = ev.kind;
   const data = ev.data && typeof ev.data === "object" ? ev.data : ev;
   if (kind === "cycle") {
-    S.summaries.set(data.index, data);
-    addRow(data);
+    takeSummary(data);
     resolveWaiters();
   } else if (kind === "pod") {
     podEvent(data);
@@ -255,10 +268,7 @@ const socket = new RunSocket(urls.runSocket(runId), {
     // The snapshot is where the run is now (after a reset: at the start).
     const cycles = m.state && typeof m.state.cycles === "number" ? m.state.cycles : m.run && m.run.cycles;
     if (typeof cycles === "number" && cycles < S.latest + 1) truncate(cycles);
-    for (const c of m.cycles || []) {
-      S.summaries.set(c.index, c);
-      addRow(c);
-    }
+    for (const c of m.cycles || []) takeSummary(c);
     applyState(m.state);
     const total = m.state && (m.state.nodesTotal ?? m.state.nodes_total ?? m.state.nodeCount);
     const have = m.state && m.state.nodes ? m.state.nodes.length : 0;
@@ -631,6 +641,7 @@ function defaultPoint(cycle) {
   if (cycle.preemption) return POINT_INDEX.postFilter;
   const scored = (cycle.score && Object.keys(cycle.score).length) || (cycle.topScores && cycle.topScores.length);
   if (cycle.outcome === "Bound" && scored) return POINT_INDEX.normalizeScore;
+  if (!cycle.outcome && (cycle.permit || (cycle.points || {}).permit || []).some((e) => e.code === "Wait")) return POINT_INDEX.permit;
   if (cycle.outcome === "Rejected") {
     for (const id of ["permit", "reserve"]) if ((cycle[id] || []).length) return POINT_INDEX[id];
   }

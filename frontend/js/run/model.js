@@ -1,4 +1,5 @@
 // What a cycle's trace (the simulate contract's CYCLE object) says at each extension point.
+import { shortPlugin } from "./decisions.js";
 
 export const POINTS = [
   { id: "queueSort", label: "QueueSort" },
@@ -134,7 +135,7 @@ export function nodeVerdicts(cycle, upTo, allNodes) {
         out.set(name, { cls: "feasible", text: "✓ feasible", title: "Passed every Filter plugin." });
       } else {
         out.set(name, {
-          cls: "filtered", text: `✗ ${last.plugin}`,
+          cls: "filtered", text: `✗ ${shortPlugin(last.plugin)}`,
           title: `${last.plugin}: ${last.code}${last.reasons && last.reasons.length ? ` — ${last.reasons.join("; ")}` : ""}`,
         });
       }
