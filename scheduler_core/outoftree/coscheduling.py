@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from datetime import datetime
 
-from ..errors import ConfigError, child, invalid, is_int
+from ..errors import child, invalid, is_int
 from ..framework.cycle_state import CycleState
 from ..framework.interfaces import (
     EnqueueExtensions,
@@ -36,6 +36,7 @@ from ..framework.interfaces import (
 )
 from ..framework.status import Code, Status
 from ..framework.types import CPU, PODS, NodeInfo, PodInfo, Resource
+from ..plugins.helper import checked_args
 from ..quantity import QuantityError, resource_value
 from ..scheduler import RUN_EPOCH
 
@@ -350,8 +351,5 @@ def validate_args(args: dict, path: str) -> list[str]:
 
 
 def new(args: dict, handle) -> Coscheduling:
-    args = default_args(args)
-    errs = validate_args(args, "")
-    if errs:
-        raise ConfigError(errs)
+    args = checked_args(args, default_args, validate_args)
     return Coscheduling(args, handle)

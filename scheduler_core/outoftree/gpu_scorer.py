@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import copy
 
-from ..errors import ConfigError, child, duplicate, invalid, is_int, required
+from ..errors import child, duplicate, invalid, is_int, required
 from ..framework.cycle_state import CycleState
 from ..framework.interfaces import NodeScore, PreScorePlugin, ScoreExtensions, ScorePlugin
 from ..framework.status import Status
 from ..framework.types import NodeInfo, PodInfo
-from ..plugins.helper import default_normalize_score
+from ..plugins.helper import checked_args, default_normalize_score
 
 NAME = "GPUScorer"
 MIB_PER_GIB = 1024
@@ -155,8 +155,5 @@ def validate_args(args: dict, path: str) -> list[str]:
 
 
 def new(args: dict, handle) -> GPUScorer:
-    args = default_args(args)
-    errs = validate_args(args, "")
-    if errs:
-        raise ConfigError(errs)
+    args = checked_args(args, default_args, validate_args)
     return GPUScorer(args)

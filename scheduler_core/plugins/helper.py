@@ -1,6 +1,6 @@
 """Helpers shared by plugins (plugins/helper), and the function-shape args both
 NodeResourcesFit and VolumeBinding take (apis/config's UtilizationShapePoint)."""
-from ..errors import invalid, not_in_range, required
+from ..errors import ConfigError, invalid, not_in_range, required
 from ..framework.interfaces import MAX_NODE_SCORE, NodeScore
 
 # config.MaxUtilization and config.MaxCustomPriorityScore: shape points are given on 0..10 and
@@ -62,3 +62,16 @@ def validate_function_shape(shape: list[dict] | None, path: str) -> list[str]:
         if score < 0 or score > MAX_CUSTOM_PRIORITY_SCORE:
             errs.append(not_in_range(f"{path}[{i}].score", score, 0, MAX_CUSTOM_PRIORITY_SCORE))
     return errs
+
+
+def checked_args(args: dict, default_args, validate_args) -> dict:
+    """A plugin's args with defaults filled in, or ConfigError with every validation message.
+
+    The framework hands plugins args the configuration already checked; factories check
+    again so a plugin built directly, or registered as "module:factory", is just as safe.
+    """
+    args = default_args(args)
+    errors = validate_args(args, "")
+    if errors:
+        raise ConfigError(errors)
+    return args

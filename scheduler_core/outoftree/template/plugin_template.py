@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 
-from ...errors import ConfigError, invalid, required
+from ...errors import invalid, required
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import (
     EnqueueExtensions,
@@ -26,7 +26,7 @@ from ...framework.interfaces import (
 )
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
-from ...plugins.helper import default_normalize_score
+from ...plugins.helper import checked_args, default_normalize_score
 
 NAME = "NodePool"
 DEFAULT_LABEL_KEY = "example.com/pool"
@@ -88,8 +88,5 @@ def validate_args(args: dict, path: str) -> list[str]:
 
 
 def new(args: dict, handle) -> NodePool:
-    args = default_args(args)
-    errs = validate_args(args, "")
-    if errs:
-        raise ConfigError(errs)
+    args = checked_args(args, default_args, validate_args)
     return NodePool(args)

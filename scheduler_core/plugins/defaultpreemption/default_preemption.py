@@ -8,13 +8,14 @@ look for (minCandidateNodesPercentage / minCandidateNodesAbsolute).
 """
 from __future__ import annotations
 
-from ...errors import ConfigError, child, invalid, is_int, not_in_range, unmarshal_type_error
+from ...errors import child, invalid, is_int, not_in_range, unmarshal_type_error
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, PostFilterPlugin
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from ...labels import LabelSelector, SelectorError
 from .. import names
+from ..helper import checked_args
 from .preemption import Evaluator, Victims, importance_key, terminating_by_preemption
 
 NAME = names.DEFAULT_PREEMPTION
@@ -228,8 +229,5 @@ def validate_args(args: dict, path: str) -> list[str]:
 
 
 def new(args: dict, handle) -> DefaultPreemption:
-    args = default_args(args)
-    errs = validate_args(args, "")
-    if errs:
-        raise ConfigError(errs)
+    args = checked_args(args, default_args, validate_args)
     return DefaultPreemption(args, handle)

@@ -5,8 +5,9 @@ EnqueueExtensions. The work lives in filtering.py and scoring.py, as in kube-sch
 """
 from __future__ import annotations
 
-from ...errors import ConfigError, child, is_int, not_in_range, unmarshal_type_error
+from ...errors import child, is_int, not_in_range, unmarshal_type_error
 from ...framework.interfaces import EnqueueExtensions
+from ..helper import checked_args
 from ..names import INTER_POD_AFFINITY
 from .filtering import Filtering
 from .scoring import Scoring
@@ -65,8 +66,5 @@ def validate_args(args: dict, path: str) -> list[str]:
 
 
 def new(args: dict, handle) -> InterPodAffinity:
-    args = default_args(args)
-    errors = validate_args(args, "")
-    if errors:
-        raise ConfigError(errors)
+    args = checked_args(args, default_args, validate_args)
     return InterPodAffinity(args, handle)
