@@ -1,0 +1,133 @@
+"""Workshops, their lessons, attendees, sandboxes, questions and predictions.
+
+Clusters and runs are referred to by label ("playground.Cluster") so that this module does
+not import playground.models: the workshop app sits on top of the data layer.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Workshop(models.Model):
+    OPEN, CLOSED = "open", "closed"
+    STATE_CHOICES = [(OPEN, OPEN), (CLOSED, CLOSED)]
+
+    code = models.CharField(max_length=12, unique=True)
+    title = models.CharField(max_length=200)
+    trainer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="workshops_led")
+    state = models.CharField(max_length=8, choices=STATE_CHOICES, default=OPEN)
+    expires = models.DateTimeField()
+    # The lesson on the projector; attendees follow its presenter run.
+    current_lesson = models.ForeignKey("WorkshopLesson", null=True, blank=True,
+                                       on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"workshop {self.code} ({self.title})"
+
+    def joinable(self) -> bool:
+        return self.state == self.OPEN and self.expires > timezone.now()
+
+
+class WorkshopLesson(models.Model):
+    """One lesson: the trainer's cluster every attendee gets a copy of."""
+
+    workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="lessons")
+    position = models.PositiveIntegerField()
+    cluster = models.ForeignKey("playground.Cluster", on_delete=models.CASCADE,
+                                related_name="+")
+    # The trainer's run of this lesson (created when it is first presented).
+    presenter_run = models.ForeignKey("playground.Run", null=True, blank=True,
+                                      on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["workshop", "position"]
+        constraints = [models.UniqueConstraint(fields=["workshop", "position"],
+                                               name="lesson_unique_position")]
+
+    def __str__(self):
+        return f"lesson {self.position} of {self.workshop}"
+
+
+class Attendee(models.Model):
+    workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="attendees")
+    # A user made for this workshop alone: the session signs it in, it has no password.
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="attendance")
+    display_name = models.CharField(max_length=60)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["workshop", "display_name"],
+                                               name="attendee_unique_name")]
+
+    def __str__(self):
+        return f"{self.display_name} in {self.workshop.code}"
+
+
+class Sandbox(models.Model):
+    """An attendee's private copy of a lesson cluster, and their own run of it."""
+
+    attendee = models.ForeignKey(Attendee, on_delete=models.CASCADE, related_name="sandboxes")
+    lesson = models.ForeignKey(WorkshopLesson, on_delete=models.CASCADE,
+                               related_name="sandboxes")
+    cluster = models.OneToOneField("playground.Cluster", on_delete=models.CASCADE,
+                                   related_name="sandbox")
+    run = models.ForeignKey("playground.Run", null=True, blank=True, on_delete=models.SET_NULL,
+                            related_name="+")
+    reset_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["attendee", "lesson__position"]
+        constraints = [models.UniqueConstraint(fields=["attendee", "lesson"],
+                                               name="sandbox_unique_attendee_lesson")]
+
+    def __str__(self):
+        return f"sandbox of {self.attendee} for {self.lesson}"
+
+
+class Question(models.Model):
+    FILTER, SCORE, POST_FILTER = "Filter", "Score", "PostFilter"
+    POINT_CHOICES = [(p, p) for p in (FILTER, SCORE, POST_FILTER)]
+    ASKED, REVEALED = "asked", "revealed"
+    STATE_CHOICES = [(ASKED, ASKED), (REVEALED, REVEALED)]
+
+    workshop = models.ForeignKey(Workshop, on_delete=models.CASCADE, related_name="questions")
+    run = models.ForeignKey("playground.Run", on_delete=models.CASCADE, related_name="+")
+    cycle_index = models.IntegerField()
+    point = models.CharField(max_length=16, choices=POINT_CHOICES)
+    prompt = models.CharField(max_length=300)
+    # What an attendee may pick from: node names, or pod keys for PostFilter.
+    choices = models.JSONField(default=list)
+    state = models.CharField(max_length=10, choices=STATE_CHOICES, default=ASKED)
+    # Computed from the run's trace at the reveal: {"answer": [...], "plugin", "reason"}.
+    answer = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    revealed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"{self.point} question on cycle {self.cycle_index} of {self.workshop}"
+
+
+class Prediction(models.Model):
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="predictions")
+    attendee = models.ForeignKey(Attendee, on_delete=models.CASCADE, related_name="predictions")
+    answer = models.JSONField()        # a sorted list of node names or pod keys
+    correct = models.BooleanField(null=True, blank=True)   # set at the reveal
+    submitted = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["question", "attendee"]
+        constraints = [models.UniqueConstraint(fields=["question", "attendee"],
+                                               name="prediction_unique_attendee")]
