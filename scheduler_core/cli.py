@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from .errors import InputError
@@ -15,7 +16,7 @@ def _simulate_parser(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--config", help="a KubeSchedulerConfiguration YAML")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--output", choices=("json", "table"), default="table")
+    p.add_argument("--output", choices=("json", "summary", "table"), default="table")
     p.add_argument("--max-cycles", type=int, default=None)
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE[:FACTORY]",
                    help="register an out-of-tree plugin (like app.WithPlugin)")
@@ -48,13 +49,16 @@ def simulate_command(args) -> int:
         out_of_tree = dict(_parse_plugin_flag(p) for p in args.plugin)
         result = simulate(args.files, config_file=args.config, seed=args.seed,
                           max_cycles=args.max_cycles, out_of_tree=out_of_tree,
-                          warn=lambda line: print(f"warning: {line}", file=sys.stderr))
+                          warn=lambda line: print(f"warning: {line}", file=sys.stderr),
+                          observe=args.output == "json", summary=args.output == "summary")
     except (InputError, RegistryError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.output == "json":
         result.write_json(sys.stdout)
         sys.stdout.write("\n")
+    elif args.output == "summary":
+        sys.stdout.write(json.dumps(result.to_summary(), indent=2) + "\n")
     else:
         sys.stdout.write(format_table(result))
     return 0

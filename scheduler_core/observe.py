@@ -9,7 +9,13 @@ import json
 
 
 class CycleRecorder:
-    """Decisions of one scheduling attempt. Subclasses override what they need."""
+    """Decisions of one scheduling attempt. Subclasses override what they need.
+
+    A recorder with `per_node` False is never shown the Filter and Score points, so the
+    scheduler does not build their per-node trails for it.
+    """
+
+    per_node = True
 
     def point(self, point: str, plugin: str, status, node: str | None = None,
               timeout: float | None = None, detail: dict | None = None) -> None:
@@ -70,9 +76,10 @@ class MultiObserver(Observer):
 class _MultiRecorder(CycleRecorder):
     def __init__(self, recs):
         self.recs = recs
+        self.per_node = any(r.per_node for r in recs)
 
     def __getattribute__(self, name):
-        if name == "recs" or name.startswith("__"):
+        if name in ("recs", "per_node") or name.startswith("__"):
             return object.__getattribute__(self, name)
         recs = object.__getattribute__(self, "recs")
 
@@ -193,3 +200,31 @@ class TraceObserver(Observer):
         for i, rec in enumerate(self.cycles):
             out.write(("," if i else "") + "\n    " + rec.pretty(4))
         out.write("\n  ]\n}")
+
+
+class OutcomeRecorder(CycleRecorder):
+    """One cycle as `simulate --output summary` shows it: no per-point, no per-node detail."""
+
+    per_node = False
+
+    def __init__(self, index, time, pod, profile):
+        self.data = {"index": index, "time": time, "pod": pod.key, "outcome": None,
+                     "node": None, "message": ""}
+
+    def finish(self, outcome, node, message, time):
+        self.data.update(outcome=outcome, node=node, message=message)
+
+
+class OutcomeObserver(Observer):
+    """Collects the summary's reduced `cycles` list."""
+
+    def __init__(self):
+        self.cycles: list[OutcomeRecorder] = []
+
+    def begin_cycle(self, index, time, pod, profile):
+        rec = OutcomeRecorder(index, time, pod, profile)
+        self.cycles.append(rec)
+        return rec
+
+    def to_list(self) -> list[dict]:
+        return [c.data for c in self.cycles]

@@ -350,7 +350,9 @@ class Scheduler:
         self.cache.update_snapshot(self.snapshot)
         self._victims = []
         try:
-            host = self._schedule_pod(fwk, state, pod, rec)
+            # Filter and Score record per node: only for a recorder that wants it.
+            host = self._schedule_pod(fwk, state, pod, rec if rec is None or rec.per_node
+                                      else None)
         except FitError as fit:
             self._handle_fit_error(fwk, state, qpi, fit, rec)
             return

@@ -8,7 +8,7 @@ from .config import parse_configuration
 from .errors import InputError
 from .framework.registry import default_registry
 from .loader import load_files
-from .observe import TraceObserver
+from .observe import OutcomeObserver, TraceObserver
 from .scheduler import Scheduler
 
 SCHEMA_VERSION = 1
@@ -18,9 +18,21 @@ SCHEMA_VERSION = 1
 class SimulationResult:
     scheduler: Scheduler
     trace: TraceObserver | None
+    outcomes: OutcomeObserver | None = None
 
     def head(self) -> dict:
         return {"schemaVersion": SCHEMA_VERSION, "bindings": dict(self.scheduler.bindings)}
+
+    def counts(self) -> dict:
+        bindings = self.scheduler.bindings
+        bound = sum(1 for node in bindings.values() if node)
+        return {"pods": len(bindings), "bound": bound, "pending": len(bindings) - bound,
+                "cycles": self.scheduler.cycle_count}
+
+    def to_summary(self) -> dict:
+        """`--output summary`: bindings, counts and each cycle's outcome, no per-node detail."""
+        cycles = self.outcomes.to_list() if self.outcomes else []
+        return {**self.head(), "counts": self.counts(), "cycles": cycles}
 
     def to_json(self) -> dict:
         return {**self.head(), "cycles": self.trace.to_list() if self.trace else []}
@@ -49,12 +61,14 @@ def build_scheduler(paths: list[str], *, config_file: str | None = None, seed: i
 
 def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
              max_cycles: int | None = None, out_of_tree: dict | None = None,
-             warn=None, observe: bool = True) -> SimulationResult:
-    trace = TraceObserver() if observe else None
-    scheduler = build_scheduler(paths, config_file=config_file, seed=seed, observer=trace,
-                                out_of_tree=out_of_tree, warn=warn)
+             warn=None, observe: bool = True, summary: bool = False) -> SimulationResult:
+    """observe: keep the contract's full trace; summary: keep only each cycle's outcome."""
+    trace = TraceObserver() if observe and not summary else None
+    outcomes = OutcomeObserver() if summary else None
+    scheduler = build_scheduler(paths, config_file=config_file, seed=seed,
+                                observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn)
     scheduler.run(max_cycles)
-    return SimulationResult(scheduler, trace)
+    return SimulationResult(scheduler, trace, outcomes)
 
 
 def format_table(result: SimulationResult) -> str:
