@@ -1,6 +1,6 @@
 """URLs under /api/ (included by playground.urls)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from playground.api import views
 
@@ -23,6 +23,7 @@ urlpatterns = [
     path("runs/<int:pk>/state/", views.RunStateView.as_view(), name="api-run-state"),
     path("runs/<int:pk>/export/", views.RunExportView.as_view(), name="api-run-export"),
     path("plugins/", views.PluginListView.as_view(), name="api-plugins"),
+    path("workshops/", include("playground.workshops.api_urls")),
 ]
 
 for segment, list_view, detail_view in views.OBJECT_VIEWS:

@@ -6,119 +6,290 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('playground', '0001_initial'),
+        ("playground", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Workshop',
+            name="Workshop",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=12, unique=True)),
-                ('title', models.CharField(max_length=200)),
-                ('state', models.CharField(choices=[('open', 'open'), ('closed', 'closed')], default='open', max_length=8)),
-                ('expires', models.DateTimeField()),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('trainer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='workshops_led', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=12, unique=True)),
+                ("title", models.CharField(max_length=200)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("open", "open"), ("closed", "closed")],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                ("expires", models.DateTimeField()),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "trainer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="workshops_led",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='Question',
+            name="Question",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('cycle_index', models.IntegerField()),
-                ('point', models.CharField(choices=[('Filter', 'Filter'), ('Score', 'Score'), ('PostFilter', 'PostFilter')], max_length=16)),
-                ('prompt', models.CharField(max_length=300)),
-                ('choices', models.JSONField(default=list)),
-                ('state', models.CharField(choices=[('asked', 'asked'), ('revealed', 'revealed')], default='asked', max_length=10)),
-                ('answer', models.JSONField(blank=True, null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('revealed', models.DateTimeField(blank=True, null=True)),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='playground.run')),
-                ('workshop', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='questions', to='workshops.workshop')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("cycle_index", models.IntegerField()),
+                (
+                    "point",
+                    models.CharField(
+                        choices=[
+                            ("Filter", "Filter"),
+                            ("Score", "Score"),
+                            ("PostFilter", "PostFilter"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("prompt", models.CharField(max_length=300)),
+                ("choices", models.JSONField(default=list)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("asked", "asked"), ("revealed", "revealed")],
+                        default="asked",
+                        max_length=10,
+                    ),
+                ),
+                ("answer", models.JSONField(blank=True, null=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("revealed", models.DateTimeField(blank=True, null=True)),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="playground.run",
+                    ),
+                ),
+                (
+                    "workshop",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="questions",
+                        to="workshops.workshop",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Attendee',
+            name="Attendee",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(max_length=60)),
-                ('joined', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='attendance', to=settings.AUTH_USER_MODEL)),
-                ('workshop', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attendees', to='workshops.workshop')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("display_name", models.CharField(max_length=60)),
+                ("joined", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attendance",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "workshop",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attendees",
+                        to="workshops.workshop",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='WorkshopLesson',
+            name="WorkshopLesson",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('cluster', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='playground.cluster')),
-                ('presenter_run', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='playground.run')),
-                ('workshop', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lessons', to='workshops.workshop')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                (
+                    "cluster",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="playground.cluster",
+                    ),
+                ),
+                (
+                    "presenter_run",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="playground.run",
+                    ),
+                ),
+                (
+                    "workshop",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="lessons",
+                        to="workshops.workshop",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['workshop', 'position'],
+                "ordering": ["workshop", "position"],
             },
         ),
         migrations.AddField(
-            model_name='workshop',
-            name='current_lesson',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='workshops.workshoplesson'),
+            model_name="workshop",
+            name="current_lesson",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="workshops.workshoplesson",
+            ),
         ),
         migrations.CreateModel(
-            name='Sandbox',
+            name="Sandbox",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reset_count', models.PositiveIntegerField(default=0)),
-                ('attendee', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sandboxes', to='workshops.attendee')),
-                ('cluster', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='sandbox', to='playground.cluster')),
-                ('run', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='playground.run')),
-                ('lesson', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sandboxes', to='workshops.workshoplesson')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reset_count", models.PositiveIntegerField(default=0)),
+                (
+                    "attendee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sandboxes",
+                        to="workshops.attendee",
+                    ),
+                ),
+                (
+                    "cluster",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sandbox",
+                        to="playground.cluster",
+                    ),
+                ),
+                (
+                    "run",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="playground.run",
+                    ),
+                ),
+                (
+                    "lesson",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sandboxes",
+                        to="workshops.workshoplesson",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['attendee', 'lesson__position'],
+                "ordering": ["attendee", "lesson__position"],
             },
         ),
         migrations.CreateModel(
-            name='Prediction',
+            name="Prediction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('answer', models.JSONField()),
-                ('correct', models.BooleanField(blank=True, null=True)),
-                ('submitted', models.DateTimeField(auto_now=True)),
-                ('attendee', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='predictions', to='workshops.attendee')),
-                ('question', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='predictions', to='workshops.question')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("answer", models.JSONField()),
+                ("correct", models.BooleanField(blank=True, null=True)),
+                ("submitted", models.DateTimeField(auto_now=True)),
+                (
+                    "attendee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="predictions",
+                        to="workshops.attendee",
+                    ),
+                ),
+                (
+                    "question",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="predictions",
+                        to="workshops.question",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['question', 'attendee'],
-                'constraints': [models.UniqueConstraint(fields=('question', 'attendee'), name='prediction_unique_attendee')],
+                "ordering": ["question", "attendee"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("question", "attendee"), name="prediction_unique_attendee"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='attendee',
-            constraint=models.UniqueConstraint(fields=('workshop', 'display_name'), name='attendee_unique_name'),
+            model_name="attendee",
+            constraint=models.UniqueConstraint(
+                fields=("workshop", "display_name"), name="attendee_unique_name"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='workshoplesson',
-            constraint=models.UniqueConstraint(fields=('workshop', 'position'), name='lesson_unique_position'),
+            model_name="workshoplesson",
+            constraint=models.UniqueConstraint(
+                fields=("workshop", "position"), name="lesson_unique_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sandbox',
-            constraint=models.UniqueConstraint(fields=('attendee', 'lesson'), name='sandbox_unique_attendee_lesson'),
+            model_name="sandbox",
+            constraint=models.UniqueConstraint(
+                fields=("attendee", "lesson"), name="sandbox_unique_attendee_lesson"
+            ),
         ),
     ]

@@ -1,0 +1,324 @@
+"""Writes for workshops: create, join, present, reset, close, ask, predict, reveal.
+
+Keyword-only functions that raise playground.services' ServiceError subclasses for input
+they refuse (InvalidInput 400, Conflict 409); who may call which is checked by the API
+(playground.workshops.permissions), not here. Events for the workshop socket are sent after
+the transaction commits (playground.workshops.events).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from playground import runs
+from playground.models import Cluster, CycleRecord, Run
+from playground.services import Conflict, InvalidInput, cluster_clone, run_create
+from playground.workshops import events
+from playground.workshops.answers import correct_answer
+from playground.workshops.models import (
+    Attendee,
+    Prediction,
+    Question,
+    Sandbox,
+    Workshop,
+    WorkshopLesson,
+)
+
+# No 0/O or 1/I: the code is read off a projector.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+DEFAULT_HOURS = 8
+MAX_HOURS = 24 * 14
+MAX_LESSONS = 10
+MAX_CHOICES = 200
+PROMPTS = {
+    Question.FILTER: "Which nodes survive Filter?",
+    Question.SCORE: "Which node wins Score?",
+    Question.POST_FILTER: "Who gets evicted?",
+}
+
+
+def normalize_code(code) -> str:
+    return str(code or "").strip().upper().replace("-", "").replace(" ", "")
+
+
+def _new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not Workshop.objects.filter(code=code).exists():
+            return code
+
+
+def workshop_create(*, trainer, title: str, clusters: list[Cluster],
+                    hours: int = DEFAULT_HOURS) -> Workshop:
+    title = (title or "").strip()
+    if not title:
+        raise InvalidInput({"title": ["a workshop needs a title"]})
+    if not clusters:
+        raise InvalidInput({"lessons": ["pick at least one lesson cluster"]})
+    if len(clusters) > MAX_LESSONS:
+        raise InvalidInput({"lessons": [f"at most {MAX_LESSONS} lessons"]})
+    if not 1 <= int(hours) <= MAX_HOURS:
+        raise InvalidInput({"hours": [f"must be between 1 and {MAX_HOURS}"]})
+    with transaction.atomic():
+        workshop = Workshop.objects.create(
+            code=_new_code(), title=title[:200], trainer=trainer,
+            expires=timezone.now() + timedelta(hours=int(hours)))
+        for position, cluster in enumerate(clusters):
+            WorkshopLesson.objects.create(workshop=workshop, position=position, cluster=cluster)
+        workshop.current_lesson = workshop.lessons.first()
+        workshop.save(update_fields=["current_lesson"])
+    return workshop
+
+
+def joinable_workshop(code) -> Workshop:
+    """The open workshop with this code, or InvalidInput saying what is wrong with it."""
+    code = normalize_code(code)
+    if not code:
+        raise InvalidInput({"code": ["enter the workshop's join code"]})
+    workshop = Workshop.objects.filter(code=code).first()
+    if workshop is None:
+        raise InvalidInput({"code": [f"no workshop has the code {code}: check it with "
+                                     "your trainer"]})
+    if workshop.state == Workshop.CLOSED:
+        raise InvalidInput({"code": [f"workshop {code} is closed"]})
+    if workshop.expires <= timezone.now():
+        raise InvalidInput({"code": [f"workshop {code} expired at "
+                                     f"{workshop.expires:%Y-%m-%d %H:%M} UTC"]})
+    return workshop
+
+
+def workshop_join(*, code, display_name, user=None) -> Attendee:
+    """A new attendee (with a user of their own), or `user`'s attendance if they joined
+    this workshop before in this browser."""
+    workshop = joinable_workshop(code)
+    if user is not None and getattr(user, "is_authenticated", False):
+        previous = Attendee.objects.filter(workshop=workshop, user=user).first()
+        if previous is not None:
+            return previous
+    name = " ".join(str(display_name or "").split())
+    if not name:
+        raise InvalidInput({"display_name": ["enter the name the room will see"]})
+    if len(name) > 60:
+        raise InvalidInput({"display_name": ["at most 60 characters"]})
+    try:
+        with transaction.atomic():
+            account = get_user_model().objects.create_user(
+                f"ws-{workshop.code.lower()}-{uuid.uuid4().hex[:10]}", first_name=name[:150])
+            account.set_unusable_password()
+            account.save(update_fields=["password"])
+            attendee = Attendee.objects.create(workshop=workshop, user=account,
+                                               display_name=name)
+            for lesson in workshop.lessons.select_related("cluster"):
+                _new_sandbox(attendee, lesson)
+            events.notify(workshop.pk, {"kind": "joined", "attendee": attendee.pk,
+                                        "name": name}, audience="trainer")
+    except IntegrityError as exc:
+        raise InvalidInput({"display_name": [f"someone in this workshop is already called "
+                                             f"{name}: pick another name"]}) from exc
+    return attendee
+
+
+def _sandbox_clone(attendee: Attendee, lesson: WorkshopLesson) -> Cluster:
+    return cluster_clone(cluster=lesson.cluster, owner=attendee.user,
+                         name=f"{lesson.workshop.code} lesson {lesson.position + 1} "
+                              f"{uuid.uuid4().hex[:6]}")
+
+
+def _new_sandbox(attendee: Attendee, lesson: WorkshopLesson) -> Sandbox:
+    return Sandbox.objects.create(attendee=attendee, lesson=lesson,
+                                  cluster=_sandbox_clone(attendee, lesson))
+
+
+def sandbox_reset(*, sandbox: Sandbox) -> Sandbox:
+    """The sandbox back to the lesson: a fresh copy of the lesson cluster, the old copy and
+    its runs deleted."""
+    with transaction.atomic():
+        sandbox = Sandbox.objects.select_for_update().select_related(
+            "attendee__user", "lesson__cluster", "lesson__workshop").get(pk=sandbox.pk)
+        old = sandbox.cluster
+        sandbox.cluster = _sandbox_clone(sandbox.attendee, sandbox.lesson)
+        sandbox.run = None
+        sandbox.reset_count += 1
+        sandbox.save(update_fields=["cluster", "run", "reset_count"])
+        old.delete()
+        events.notify(sandbox.lesson.workshop_id,
+                      {"kind": "sandbox_reset", "sandbox": sandbox.pk,
+                       "lesson": sandbox.lesson.position},
+                      audience=sandbox.attendee_id)
+    return sandbox
+
+
+def workshop_reset_all(*, workshop: Workshop) -> int:
+    count = 0
+    for sandbox in Sandbox.objects.filter(lesson__workshop=workshop).order_by("id"):
+        sandbox_reset(sandbox=sandbox)
+        count += 1
+    return count
+
+
+def workshop_close(*, workshop: Workshop) -> Workshop:
+    with transaction.atomic():
+        workshop.state = Workshop.CLOSED
+        workshop.save(update_fields=["state"])
+        events.notify(workshop.pk, {"kind": "closed"})
+    return workshop
+
+
+def workshop_present(*, workshop: Workshop, lesson: WorkshopLesson, seed: int = 1) -> Run:
+    """Put the lesson on the projector: its presenter run (made once) is what the room
+    follows."""
+    _check_open(workshop)
+    with transaction.atomic():
+        lesson = WorkshopLesson.objects.select_for_update().get(pk=lesson.pk)
+        if lesson.presenter_run_id is None or not Run.objects.filter(
+                pk=lesson.presenter_run_id).exists():
+            lesson.presenter_run = run_create(
+                cluster=lesson.cluster, seed=seed, owner=workshop.trainer,
+                name=f"{workshop.code} lesson {lesson.position + 1}")
+            lesson.save(update_fields=["presenter_run"])
+        workshop.current_lesson = lesson
+        workshop.save(update_fields=["current_lesson"])
+        events.notify(workshop.pk, {"kind": "presenting", "lesson": lesson.position,
+                                    "run": lesson.presenter_run_id})
+    return lesson.presenter_run
+
+
+def sandbox_detach(*, sandbox: Sandbox, cycles: int) -> Run:
+    """The attendee's own run of their sandbox, started over and taken to `cycles` cycles
+    (where the presenter is), to explore from there."""
+    if not isinstance(cycles, int) or isinstance(cycles, bool) or cycles < 0:
+        raise InvalidInput({"cycles": ["must be a whole number, 0 or more"]})
+    with transaction.atomic():
+        sandbox = Sandbox.objects.select_for_update().select_related(
+            "attendee__user", "cluster").get(pk=sandbox.pk)
+        run = run_create(cluster=sandbox.cluster, seed=_presenter_seed(sandbox),
+                         owner=sandbox.attendee.user, name="my run")
+        sandbox.run = run
+        sandbox.save(update_fields=["run"])
+    if cycles:
+        runs.run_step(run=run, user=sandbox.attendee.user, cycles=cycles)
+    return run
+
+
+def _presenter_seed(sandbox: Sandbox) -> int:
+    presenter = sandbox.lesson.presenter_run
+    return presenter.seed if presenter is not None else 1
+
+
+def _check_open(workshop: Workshop) -> None:
+    if workshop.state != Workshop.OPEN:
+        raise Conflict({"detail": [f"workshop {workshop.code} is closed"]})
+
+
+def _choices(run: Run, point: str) -> list[str]:
+    """What attendees pick from: the run's nodes, or at PostFilter the pods already on one."""
+    docs = run.documents
+    if point != Question.POST_FILTER:
+        names = [d["metadata"]["name"] for d in docs if d.get("kind") == "Node"]
+    else:
+        bound = {pod for pod, node in ((run.result or {}).get("bindings") or {}).items() if node}
+        bound |= {f"{d['metadata'].get('namespace') or 'default'}/{d['metadata']['name']}"
+                  for d in docs if d.get("kind") == "Pod" and (d.get("spec") or {}).get(
+                      "nodeName")}
+        names = sorted(bound)
+    return names[:MAX_CHOICES]
+
+
+def question_ask(*, workshop: Workshop, point: str, prompt: str = "",
+                 cycle_index: int | None = None) -> Question:
+    """A question on a cycle of the presenter's run: the next one by default (the trainer
+    asks, then steps). One question is open at a time."""
+    _check_open(workshop)
+    if point not in PROMPTS:
+        raise InvalidInput({"point": [f"must be one of {', '.join(PROMPTS)}"]})
+    lesson = workshop.current_lesson
+    run = lesson.presenter_run if lesson is not None else None
+    if run is None:
+        raise Conflict({"detail": ["present a lesson first: questions are about its run"]})
+    if cycle_index is None:
+        cycle_index = run.cycle_count
+    if not isinstance(cycle_index, int) or isinstance(cycle_index, bool) or not (
+            0 <= cycle_index <= run.cycle_count):
+        raise InvalidInput({"cycle_index": [f"must be between 0 and {run.cycle_count} "
+                                            "(the next cycle)"]})
+    with transaction.atomic():
+        if workshop.questions.select_for_update().filter(state=Question.ASKED).exists():
+            raise Conflict({"detail": ["reveal the open question before asking another"]})
+        question = Question.objects.create(
+            workshop=workshop, run=run, cycle_index=cycle_index, point=point,
+            prompt=(prompt or "").strip()[:300] or PROMPTS[point],
+            choices=_choices(run, point))
+        events.notify(workshop.pk, {"kind": "asked", "question": question_data(question)})
+    return question
+
+
+def prediction_submit(*, question: Question, attendee: Attendee, answer) -> Prediction:
+    if question.state != Question.ASKED:
+        raise Conflict({"detail": ["this question has been revealed: predictions are closed"]})
+    if isinstance(answer, str):
+        answer = [answer]
+    if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
+        raise InvalidInput({"answer": ["must be a list of names"]})
+    unknown = sorted(set(answer) - set(question.choices))
+    if unknown:
+        raise InvalidInput({"answer": [f"not a choice of this question: {', '.join(unknown)}"]})
+    if question.point == Question.SCORE and len(answer) != 1:
+        raise InvalidInput({"answer": ["pick exactly one node"]})
+    with transaction.atomic():
+        prediction, _ = Prediction.objects.update_or_create(
+            question=question, attendee=attendee, defaults={"answer": sorted(set(answer))})
+        events.notify(question.workshop_id, {"kind": "tally", "question": question.pk,
+                                             **tally(question)}, audience="trainer")
+    return prediction
+
+
+def tally(question: Question) -> dict:
+    """How many predicted, and how many picked each answer (as "a, b" strings)."""
+    counts: dict[str, int] = {}
+    total = 0
+    for answer in question.predictions.values_list("answer", flat=True):
+        key = ", ".join(answer) or "(none)"
+        counts[key] = counts.get(key, 0) + 1
+        total += 1
+    return {"count": total, "answers": dict(sorted(counts.items(), key=lambda kv: -kv[1])[:20])}
+
+
+def question_reveal(*, question: Question) -> Question:
+    """The answer from the run's trace; every prediction marked right or wrong."""
+    with transaction.atomic():
+        question = Question.objects.select_for_update().get(pk=question.pk)
+        if question.state == Question.REVEALED:
+            return question
+        trace = (CycleRecord.objects.filter(run_id=question.run_id, index=question.cycle_index)
+                 .values_list("trace", flat=True).first())
+        if trace is None or trace.get("outcome") is None:
+            raise Conflict({"detail": [f"cycle {question.cycle_index} has not run yet: step "
+                                       "the presenter's run first"]})
+        question.answer = correct_answer(question.point, trace)
+        question.state = Question.REVEALED
+        question.revealed = timezone.now()
+        question.save(update_fields=["answer", "state", "revealed"])
+        right = sorted(question.answer["answer"])
+        for prediction in question.predictions.all():
+            prediction.correct = sorted(prediction.answer) == right
+            prediction.save(update_fields=["correct"])
+        events.notify(question.workshop_id, {"kind": "revealed",
+                                             "question": question_data(question)})
+    return question
+
+
+def question_data(question: Question) -> dict:
+    """A question as the socket and the API show it (the answer only once revealed)."""
+    out = {"id": question.pk, "cycle_index": question.cycle_index, "point": question.point,
+           "prompt": question.prompt, "choices": question.choices, "state": question.state,
+           "run": question.run_id}
+    if question.state == Question.REVEALED:
+        out["answer"] = question.answer
+    return out
