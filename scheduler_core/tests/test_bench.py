@@ -23,7 +23,7 @@ def test_the_table_has_a_row_per_size_and_observer():
     status, lines, err = run_bench(isolate=True)
     assert (status, err) == (0, "")
     assert lines[0].split() == ["workload", "profile", "nodes", "pods", "bound", "trace",
-                                "seconds", "pods/s", "peak", "MiB"]
+                                "seconds", "pods/s", "peak", "MiB", "Go", "floor", "ratio"]
     rows = [line.split() for line in lines[1:]]
     assert [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows] == [
         ("SchedulingBasic", "minimal", "4", "3", "3", "off"),
@@ -33,6 +33,7 @@ def test_the_table_has_a_row_per_size_and_observer():
     ]
     for r in rows:
         assert float(r[6]) >= 0 and float(r[7]) >= 0 and float(r[8]) > 0
+        assert r[9] == "680" and r[10] == f"{float(r[7]) / 680:.2f}x"
 
 
 @pytest.mark.parametrize("name", list(WORKLOADS))
@@ -56,6 +57,51 @@ def test_scheduling_basic_is_shaped_like_scheduler_perf():
 def test_the_workload_registry_is_extensible():
     assert {"SchedulingBasic", "SchedulingPodAntiAffinity", "TopologySpreading",
             "PreemptionBasic"} <= set(WORKLOADS)
+
+
+SCHEDULER_PERF_COUNTS = [  # (workload, nodes, initPods, measurePods) from performance-config
+    ("SchedulingBasic", 500, 500, 1000), ("SchedulingBasic", 5000, 1000, 1000),
+    ("SchedulingPodAntiAffinity", 500, 100, 400), ("SchedulingPodAntiAffinity", 5000, 1000, 2000),
+    ("SchedulingPodAffinity", 5000, 5000, 1000), ("SchedulingNodeAffinity", 5000, 5000, 1000),
+    ("SchedulingPreferredPodAffinity", 5000, 5000, 1000),
+    ("SchedulingPreferredPodAntiAffinity", 5000, 5000, 1000),
+    ("TopologySpreading", 500, 1000, 1000), ("TopologySpreading", 5000, 5000, 2000),
+    ("PreferredTopologySpreading", 5000, 5000, 2000), ("PreemptionBasic", 500, 2000, 500),
+    ("Unschedulable", 5000, 100, 1000),
+]
+
+
+@pytest.mark.parametrize("name,nodes,init,measure", SCHEDULER_PERF_COUNTS)
+def test_pod_counts_are_scheduler_perfs(name, nodes, init, measure):
+    wl = WORKLOADS[name](nodes, None)
+    assert (len(wl.running), len(wl.pending), len(wl.nodes)) == (init, measure, nodes)
+
+
+def test_fifteen_thousand_nodes_measure_the_5000_node_counts():
+    wl = WORKLOADS["SchedulingBasic"](15000, None)
+    assert (len(wl.nodes), len(wl.running), len(wl.pending)) == (15000, 1000, 1000)
+
+
+def test_topology_spreading_uses_the_templates_max_skew():
+    pod = WORKLOADS["TopologySpreading"](6, 1).pending[0]
+    (constraint,) = pod["spec"]["topologySpreadConstraints"]
+    assert (constraint["maxSkew"], constraint["whenUnsatisfiable"]) == (5, "DoNotSchedule")
+
+
+def test_unschedulable_pods_are_pending_but_not_measured():
+    result = measure("Unschedulable", 6, 4, "minimal", observe=False)
+    assert (result["pods"], result["bound"]) == (4, 4)
+    wl = WORKLOADS["Unschedulable"](6, 4)
+    assert [p["spec"]["containers"][0]["resources"]["requests"]["cpu"] for p in wl.unmeasured] \
+        == ["9"]
+
+
+def test_timings_report_each_point_and_plugin():
+    result = measure("SchedulingBasic", 6, 4, "minimal", observe=False, timings=True)
+    lines = result["timings"].splitlines()
+    assert lines[1].split()[0] == "preFilter"
+    filter_row = lines.index(next(x for x in lines if x.split()[0] == "filter"))
+    assert lines[filter_row + 1].split()[:2] == ["NodeResourcesFit", str(4 * 6)]
 
 
 def test_default_profile_runs_when_its_plugins_import():
