@@ -3,7 +3,9 @@
 from django.urls import path
 
 from playground.consumers import RunConsumer
+from playground.workshops.consumers import WorkshopConsumer
 
 websocket_urlpatterns = [
     path("ws/runs/<int:pk>/", RunConsumer.as_asgi()),
+    path("ws/workshops/<str:code>/", WorkshopConsumer.as_asgi()),
 ]
