@@ -38,9 +38,9 @@ from scheduler_core.config import API_VERSION, parse_configuration
 from scheduler_core.errors import ConfigError, InputError
 from scheduler_core.framework.registry import Registry, default_registry
 from scheduler_core.loader import CONFIG_KIND, EXTRA_KINDS, _flatten, load_documents
+from scheduler_core.safe_read import read_documents
 from scheduler_core.simulate import SCHEMA_VERSION
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 # Kinds stored as ExtraObject rows: what the loader keeps besides the kinds with a model.
 STORED_EXTRA_KINDS = frozenset(EXTRA_KINDS) | CLUSTER_SCOPED_EXTRA_KINDS
@@ -92,15 +92,9 @@ def default_config() -> dict:
 
 
 def parse_file(name: str, text: str) -> list:
-    """The documents of one file, as loader._read_documents reads them (libyaml when present)."""
-    stripped = text.lstrip()
-    try:
-        if stripped.startswith(("{", "[")):
-            doc = json.loads(text)
-            return doc if isinstance(doc, list) else [doc]
-        return [d for d in yaml.load_all(text, Loader=_YAML_LOADER) if d is not None]
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot parse: {exc}".replace("\n", " "), file=name) from exc
+    """The documents of one file, read as the engine's loader reads them (within the safe
+    reader's limits on size, depth and aliases)."""
+    return read_documents(text, source=name)
 
 
 def fixture_description(text: str) -> str:

@@ -5,16 +5,19 @@ half-loaded because the Cluster is only built once every document has been check
 """
 from __future__ import annotations
 
-import json
+import copy
 import sys
 from dataclasses import dataclass, field
 
-import yaml
-
+from .admission import admit_pods
 from .errors import InputError
 from .framework.handle import ClusterObjects
 from .framework.types import PodInfo
+from .plugins.dynamicresources import objects as dra
 from .quantity import QuantityError, resource_value
+from .safe_read import read_documents
+from .simulator_export import is_simulator_export, simulator_export_objects
+from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand
 
 SYSTEM_PRIORITY_CLASSES = {
     "system-node-critical": 2000001000,
@@ -22,6 +25,7 @@ SYSTEM_PRIORITY_CLASSES = {
 }
 HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000
 CONFIG_KIND = "KubeSchedulerConfiguration"
+TIMELINE_KIND = "Timeline"      # the playground's own kind: docs/TIMELINE.md
 EXTRA_KINDS = ("PodGroup", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
                "CSIDriver", "CSIStorageCapacity")
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
@@ -35,6 +39,10 @@ class Cluster:
     config: dict | None = None
     config_file: str = ""
     warnings: list[str] = field(default_factory=list)
+    workloads: list[dict] = field(default_factory=list)
+    # Timeline documents as (file, document): scheduler_core.timeline reads them.
+    timelines: list[tuple[str, dict]] = field(default_factory=list)
+    controllers: ControllerManager | None = None
 
     def pod_infos(self) -> list[PodInfo]:
         return [PodInfo(p, priority=pod_priority(p, self.objects.priority_classes))
@@ -64,20 +72,18 @@ def _read_documents(path: str, text: str | None = None) -> list:
                 text = fh.read()
         except OSError as exc:
             raise InputError(f"cannot read file: {exc.strerror}", file=path) from exc
-    stripped = text.lstrip()
-    try:
-        if stripped.startswith(("{", "[")):
-            doc = json.loads(text)
-            return doc if isinstance(doc, list) else [doc]
-        return [d for d in yaml.safe_load_all(text) if d is not None]
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot parse: {exc}".replace("\n", " "), file=path) from exc
+        except UnicodeDecodeError as exc:
+            raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
+                             file=path) from exc
+    return read_documents(text, source=path)
 
 
 def _flatten(doc, where: str) -> list[tuple[str, dict]]:
     """A document, a List or any *List kind, as (where, object) pairs."""
     if not isinstance(doc, dict):
         raise InputError("a document must be a mapping (a Kubernetes object)", obj=where)
+    if is_simulator_export(doc):
+        return [(f"{where} {w}", obj) for w, obj in simulator_export_objects(doc)]
     kind = doc.get("kind", "")
     if kind == "List" or (kind.endswith("List") and isinstance(doc.get("items"), list)):
         out = []
@@ -163,8 +169,17 @@ class _Builder:
                 raise InputError("more than one KubeSchedulerConfiguration", file=path, obj=where)
             self.cluster.config, self.cluster.config_file = obj, path
             return
+        if kind == TIMELINE_KIND:
+            self.cluster.timelines.append((path, obj))
+            return
+        # A `kubectl get -o yaml` export: the server's field bookkeeping means nothing here.
+        (obj.get("metadata") or {}).pop("managedFields", None)
+        if kind in WORKLOAD_KINDS:
+            # A copy: the controllers give it a uid, which must not leak into the source.
+            obj = copy.deepcopy(obj)
+            self.cluster.workloads.append(obj)
         handler = _HANDLERS.get(kind)
-        if handler is None and kind not in EXTRA_KINDS:
+        if handler is None and kind not in EXTRA_KINDS and kind not in WORKLOAD_KINDS:
             self.cluster.warnings.append(f"{path}: {where}: skipping unsupported kind {kind!r}")
             return
         name = _name_of(obj, where, kind or "object")
@@ -179,7 +194,8 @@ class _Builder:
         except InputError as exc:
             raise InputError(str(exc), file=path) from exc
 
-    def finish(self) -> Cluster:
+    def finish(self, seed: int = 0) -> Cluster:
+        self.cluster.controllers = expand(self.cluster, seed)
         classes = self.cluster.objects.priority_classes
         for pod in self.cluster.pods:
             name = (pod.get("spec") or {}).get("priorityClassName")
@@ -193,6 +209,8 @@ class _Builder:
         if len(defaults) > 1:
             raise InputError(f"more than one globalDefault PriorityClass: {defaults}",
                              obj=f"PriorityClass {defaults[1]}", field="globalDefault")
+        admit_pods(self.cluster.pods, classes)
+        dra.finish(self.cluster.objects, self.cluster.pods)
         return self.cluster
 
 
@@ -253,14 +271,18 @@ _HANDLERS = {
     "PersistentVolumeClaim": _add_pvc,
     "StorageClass": lambda c, o, label, k: c.objects.storage_classes.__setitem__(k, o),
     "CSINode": lambda c, o, label, k: c.objects.csinodes.__setitem__(k, o),
+    **dra.HANDLERS,
 }
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup", "Service",
                "CSIStorageCapacity",
-               "ReplicaSet", "StatefulSet", "ReplicationController"}
+               "ReplicaSet", "StatefulSet", "ReplicationController",
+               "Deployment", "DaemonSet", "Job", *dra.NAMESPACED}
 
 
-def load_documents(sources: list[tuple[str, list]]) -> Cluster:
-    """A Cluster from already-parsed documents: [(file name, [document, ...]), ...]."""
+def load_documents(sources: list[tuple[str, list]], seed: int = 0) -> Cluster:
+    """A Cluster from already-parsed documents: [(file name, [document, ...]), ...].
+
+    Workloads become pods as their controllers would make them, named from `seed`."""
     builder = _Builder()
     for path, docs in sources:
         for i, doc in enumerate(docs):
@@ -270,13 +292,14 @@ def load_documents(sources: list[tuple[str, list]]) -> Cluster:
                 raise InputError(str(exc), file=path) from exc
             for where, obj in objects:
                 builder.add(path, where, obj)
-    return builder.finish()
+    return builder.finish(seed)
 
 
-def load_files(paths: list[str], texts: dict[str, str] | None = None) -> Cluster:
+def load_files(paths: list[str], texts: dict[str, str] | None = None,
+               seed: int = 0) -> Cluster:
     """A Cluster from files (YAML with many documents, or JSON); texts overrides reading."""
     texts = texts or {}
-    return load_documents([(p, _read_documents(p, texts.get(p))) for p in paths])
+    return load_documents([(p, _read_documents(p, texts.get(p))) for p in paths], seed)
 
 
 def warn(cluster: Cluster, stream=sys.stderr) -> None:

@@ -1,0 +1,98 @@
+"""The safe reader: hostile YAML and JSON are refused with one clear message, quickly, by the
+library and by the command line (exit 2, one stderr line, nothing on stdout)."""
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scheduler_core import safe_read
+from scheduler_core.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[2]
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+DEEP_YAML = "spec: " + "[" * 100_000 + "]" * 100_000
+DEEP_BLOCK = "".join(" " * i + "- \n" for i in range(300))
+# Nine levels of nine aliases each: 800 bytes that expand to 9**9 strings.
+ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+
+
+def refused(text: str) -> str:
+    with pytest.raises(InputError) as caught:
+        safe_read.read_documents(text, source="in.yaml")
+    assert str(caught.value).startswith("in.yaml: ")
+    return str(caught.value)
+
+
+def test_the_alias_bomb_is_small():
+    assert len(ALIAS_BOMB) < 900
+
+
+@pytest.mark.parametrize("text", [DEEP_JSON, DEEP_YAML, DEEP_BLOCK,
+                                  '{"a":' * 5000 + "1" + "}" * 5000])
+def test_deep_nesting_is_refused_before_recursing(text):
+    assert refused(text).endswith("nesting is deeper than the limit of 100 levels")
+
+
+def test_nesting_at_the_limit_is_read():
+    expected: list = []
+    for _ in range(99):
+        expected = [expected]
+    assert safe_read.read_documents("[" * 100 + "]" * 100) == expected
+
+
+def test_brackets_inside_json_strings_do_not_count():
+    assert safe_read.read_documents('{"a": "' + "[" * 500 + '"}') == [{"a": "[" * 500}]
+
+
+def test_an_alias_bomb_is_refused_quickly():
+    start = time.monotonic()
+    message = refused(ALIAS_BOMB)
+    assert "aliases expand to more than 1000000 nodes" in message
+    assert time.monotonic() - start < 5
+
+
+def test_a_few_aliases_are_read():
+    docs = safe_read.read_documents("a: &x {k: v}\nb: *x\n")
+    assert docs == [{"a": {"k": "v"}, "b": {"k": "v"}}]
+
+
+@pytest.mark.parametrize("text", ['{"name": "\\uD83D"}', 'name: "\\uD83D"\n',
+                                  '{"\\uDE00": 1}'])
+def test_a_lone_surrogate_is_refused_the_same_by_yaml_and_json(text):
+    assert refused(text).endswith(
+        "invalid Unicode: a lone surrogate escape (such as \\uD83D) is not a character")
+
+
+def test_a_surrogate_pair_in_json_is_one_character():
+    assert safe_read.read_documents('{"a": "\\uD83D\\uDE00"}') == [{"a": "\U0001F600"}]
+
+
+def test_timestamps_stay_strings_as_in_json():
+    docs = safe_read.read_documents("t: 2024-01-01T00:00:00Z\nd: 2024-01-01\n")
+    assert docs == [{"t": "2024-01-01T00:00:00Z", "d": "2024-01-01"}]
+
+
+def test_a_parse_error_is_one_line_naming_the_source():
+    message = refused("a: [1, 2\nb: {")
+    assert message.startswith("in.yaml: cannot parse: ") and "\n" not in message
+
+
+def test_over_the_size_limit(monkeypatch):
+    monkeypatch.setattr(safe_read, "MAX_BYTES", 10)
+    assert refused("a: 12345678901").endswith("is larger than the limit of 10 bytes")
+
+
+@pytest.mark.parametrize("text", [DEEP_JSON, DEEP_YAML, ALIAS_BOMB, 'name: "\\uD83D"\n'])
+def test_the_command_line_exits_2_with_one_line_naming_the_file(tmp_path, text):
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    done = subprocess.run([sys.executable, "-m", "scheduler_core", "simulate", str(path)],
+                          cwd=ROOT, capture_output=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == b""
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {path}: ")
+    assert "Traceback" not in lines[0]
