@@ -52,6 +52,23 @@ class Cache:
         self._dirty.add(node_name)
         self.node_infos[node_name].generation += 1
 
+    def add_node(self, node: dict) -> None:
+        name = node["metadata"]["name"]
+        self.node_infos[name] = NodeInfo(node)
+        self._dirty.add(name)
+
+    def update_node(self, node: dict) -> None:
+        """The node object changed (taints, labels, unschedulable); its pods stay."""
+        ni = self.node_infos[node["metadata"]["name"]]
+        ni.set_node(node)
+        ni.generation += 1
+        self._dirty.add(ni.name)
+
+    def remove_node(self, name: str) -> None:
+        """Drop a node; its pods must be gone first (the pod GC deletes them)."""
+        self.node_infos.pop(name, None)
+        self._dirty.discard(name)
+
     def new_snapshot(self) -> Snapshot:
         self._dirty.clear()
         return Snapshot([ni.clone() for ni in self.node_infos.values()])

@@ -11,6 +11,7 @@ import random
 
 from .cache import Cache
 from .config import Configuration, parse_configuration
+from .errors import SchedulingError
 from .framework.cycle_state import CycleState
 from .framework.diagnosis import Diagnosis, FitError
 from .framework.registry import Registry, default_registry
@@ -33,12 +34,6 @@ NO_NODES_AVAILABLE = "no nodes available to schedule pods"
 TERMINAL_PHASES = ("Succeeded", "Failed")
 # Where DefaultPreemption leaves the candidates it weighed and why its node won, for the trace.
 PREEMPTION_DETAIL_KEY = "DefaultPreemption/detail"
-
-
-class SchedulingError(Exception):
-    def __init__(self, status: Status):
-        self.status = status
-        super().__init__(status.message())
 
 
 def go_duration(seconds: float) -> str:
@@ -176,6 +171,10 @@ class Scheduler:
         self._change_marks: dict[str, int] = {}
         self._error_marks: dict[str, int] = {}
         self._victims: list[str] = []
+        # The event behind the queue moves happening now, for observers to name them.
+        self.event_cause = ""
+        # Called with each pod once it is bound (the cluster's controllers watch bindings).
+        self.bind_hooks: list = []
         self.extenders = extenders if extenders is not None else self._build_extenders()
         self.frameworks: dict[str, Framework] = {}
         for profile in self.config.profiles:
@@ -242,7 +241,9 @@ class Scheduler:
     def cluster_event(self, event: str, pod=None) -> None:
         self.changes += 1
         only = self._concerned_by_assigned_pod(pod) if event == "AssignedPodAdd" else None
+        self.event_cause = event
         self.queue.move_all_to_active_or_backoff(event, self._events_of, only=only)
+        self.event_cause = ""
 
     def _concerned_by_assigned_pod(self, added):
         """AssignedPodAdded's getUnschedulablePodsWithCrossTopologyTerm: a newly bound pod can
@@ -335,7 +336,9 @@ class Scheduler:
         return tick if tick >= self.clock else -(-self.clock // period) * period
 
     def _flush_unschedulable(self) -> None:
+        self.event_cause = "UnschedulableTimeout"
         self.queue.flush_unschedulable_left_over()
+        self.event_cause = ""
 
     # --- the scheduling cycle ----------------------------------------------------------------
     def schedule_one(self, qpi) -> None:
@@ -623,6 +626,8 @@ class Scheduler:
         if self.observer is not None:
             self.observer.pod_event("bound", b.pod, self.clock, {"node": b.host})
         self.cluster_event("AssignedPodAdd", b.pod)
+        for hook in self.bind_hooks:
+            hook(b.pod)
 
     def _bind(self, b: Binding) -> Status:
         if self.extenders:

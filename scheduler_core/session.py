@@ -17,7 +17,7 @@ class RunSession:
     def __init__(self, sources: list[tuple[str, list]], config: dict | None, seed: int = 0,
                  out_of_tree: dict | None = None):
         registry = default_registry(out_of_tree)
-        cluster = load_documents(sources)
+        cluster = load_documents(sources, seed)
         cfg = parse_configuration(config if config is not None else cluster.config, registry)
         self.scheduler = Scheduler(cluster, cfg, seed=seed, registry=registry)
         self.finished = False

@@ -49,7 +49,7 @@ def build_scheduler(paths: list[str], *, config_file: str | None = None, seed: i
                     observer=None, out_of_tree: dict | None = None, warn=None,
                     texts: dict[str, str] | None = None) -> Scheduler:
     registry = default_registry(out_of_tree)
-    cluster = load_files(list(paths) + ([config_file] if config_file else []), texts)
+    cluster = load_files(list(paths) + ([config_file] if config_file else []), texts, seed)
     if config_file and cluster.config_file != config_file:
         raise InputError("no KubeSchedulerConfiguration document", file=config_file)
     for line in cluster.warnings:

@@ -1,0 +1,41 @@
+"""kube-scheduler-simulator's export (GET /api/v1/export) as ordinary Kubernetes objects.
+
+The simulator answers with one JSON object of lists whose items carry no kind:
+{"pods": [...], "nodes": [...], "pvs": [...], "pvcs": [...], "storageClasses": [...],
+"priorityClasses": [...], "schedulerConfig": {...}} (simulator/docs/api-samples/v1/
+export.md); newer versions add "namespaces". Each list gets its kind back here, and the
+scheduler configuration becomes a KubeSchedulerConfiguration document.
+"""
+from __future__ import annotations
+
+EXPORT_LISTS = {
+    "nodes": ("v1", "Node"),
+    "namespaces": ("v1", "Namespace"),
+    "priorityClasses": ("scheduling.k8s.io/v1", "PriorityClass"),
+    "storageClasses": ("storage.k8s.io/v1", "StorageClass"),
+    "pvs": ("v1", "PersistentVolume"),
+    "pvcs": ("v1", "PersistentVolumeClaim"),
+    "pods": ("v1", "Pod"),
+}
+CONFIG_API_VERSION = "kubescheduler.config.k8s.io/v1"
+
+
+def is_simulator_export(doc) -> bool:
+    """No kind, and the simulator's pods and nodes lists."""
+    return (isinstance(doc, dict) and "kind" not in doc
+            and isinstance(doc.get("pods"), list) and isinstance(doc.get("nodes"), list))
+
+
+def simulator_export_objects(doc: dict) -> list[tuple[str, dict]]:
+    """(where, object) pairs, where naming the export's list and index."""
+    out = []
+    for field, (api_version, kind) in EXPORT_LISTS.items():
+        for i, item in enumerate(doc.get(field) or []):
+            if isinstance(item, dict):
+                item = {"apiVersion": api_version, "kind": kind, **item}
+            out.append((f"{field}[{i}]", item))
+    config = doc.get("schedulerConfig")
+    if isinstance(config, dict):
+        out.append(("schedulerConfig", {"apiVersion": CONFIG_API_VERSION,
+                                        "kind": "KubeSchedulerConfiguration", **config}))
+    return out
