@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime
 from http.client import HTTPException, RemoteDisconnected
 from urllib.parse import urlsplit
 
-from ..errors import ConfigError, is_int, json_kind
+from ..errors import ConfigError, SchedulingError, is_int, json_kind
 from ..framework.interfaces import MAX_NODE_SCORE
 from ..framework.status import Code, Status
 from ..plugins.defaultpreemption.preemption import Victims
@@ -562,8 +562,6 @@ def build_extenders(configs: list[dict], node_infos=None) -> list[Extender]:
 
 # --- the scheduling cycle's calls --------------------------------------------------------------
 def _fail_cycle(message: str):
-    from ..scheduler import SchedulingError  # the scheduler imports this module lazily
-
     return SchedulingError(Status(Code.ERROR, message))
 
 

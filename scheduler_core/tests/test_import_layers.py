@@ -31,7 +31,8 @@ def modules() -> dict[str, Path]:
 
 
 def imported_names(name: str, path: Path) -> set[str]:
-    """Dotted names the module imports; `from m import x` yields m.x and m."""
+    """Dotted names the module imports; `from m import x` yields m.x (m itself when x is no
+    module: see import_graph)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
@@ -42,7 +43,6 @@ def imported_names(name: str, path: Path) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
-            names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
     return names
 
