@@ -1,8 +1,12 @@
 """Kubernetes resource quantities, parsed the way apimachinery's resource.Quantity does.
 
 cpu is kept in millicores and everything else in whole units, both rounded up as
-Quantity.MilliValue() and Quantity.Value() round.
+Quantity.MilliValue() and Quantity.Value() round. Those integers are Go's int64 in
+kube-scheduler (and 64-bit columns in the playground's database), so a quantity whose value
+does not fit ("1e400", or a YAML float that overflowed to infinity) is refused by the command
+line and the API alike, never taken as unlimited.
 """
+import math
 import re
 from decimal import ROUND_CEILING, Decimal, InvalidOperation
 
@@ -12,6 +16,10 @@ _DECIMAL = {
     "k": Decimal("1e3"), "M": Decimal("1e6"), "G": Decimal("1e9"), "T": Decimal("1e12"),
     "P": Decimal("1e15"), "E": Decimal("1e18"),
 }
+INT64_MAX = 2**63 - 1
+# Past this exponent any non-zero quantity is out of int64 range, and computing 10**exponent
+# would only burn time and memory; below its negative, every non-zero value rounds up alike.
+_MAX_EXPONENT = 40
 _QUANTITY = re.compile(
     r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$")
 
@@ -24,6 +32,8 @@ def parse_quantity(value) -> Decimal:
     """The exact value of a quantity such as '100m', '1.5', '2Gi', '1G' or '1e3'."""
     if isinstance(value, bool):
         raise QuantityError(f"quantities must match the regular expression: {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise QuantityError(f"must be a finite number: {value!r}")
     if isinstance(value, int | float):
         return Decimal(str(value))
     # No strip(): apimachinery rejects leading and trailing whitespace (" 1", "1 ").
@@ -44,7 +54,10 @@ def parse_quantity(value) -> Decimal:
     if suffix in _DECIMAL:
         return base * _DECIMAL[suffix]
     if suffix[:1] in ("e", "E"):
-        return base * (Decimal(10) ** int(suffix[1:]))
+        exponent = int(suffix[1:])
+        if exponent > _MAX_EXPONENT and base:
+            raise QuantityError(f"must be no more than {INT64_MAX}: {value!r}")
+        return base * (Decimal(10) ** min(max(exponent, -_MAX_EXPONENT), _MAX_EXPONENT))
     raise QuantityError(f"unable to parse quantity's suffix: {value!r}")  # pragma: no cover
 
 
@@ -64,4 +77,7 @@ def int_value(value) -> int:
 
 def resource_value(name: str, value) -> int:
     """The scheduler's integer for a resource: millicores for cpu, units for the rest."""
-    return milli_value(value) if name == "cpu" else int_value(value)
+    amount = milli_value(value) if name == "cpu" else int_value(value)
+    if abs(amount) > INT64_MAX:
+        raise QuantityError(f"must be no more than {INT64_MAX}: {value!r}")
+    return amount

@@ -92,3 +92,26 @@ def test_resource_value_is_millicores_for_cpu_and_units_otherwise():
     assert resource_value("memory", "1Gi") == 2**30
     assert resource_value("pods", "110") == 110
     assert resource_value("example.com/gpu", "1") == 1
+
+
+@pytest.mark.parametrize("value", ["1e400", "1e999999999", "9223372036854775808",
+                                   "10000000000000000000Ei", float("inf"), float("-inf")])
+def test_a_quantity_beyond_int64_is_refused_not_unlimited(value):
+    with pytest.raises(QuantityError, match="must be"):
+        resource_value("memory", value)
+
+
+def test_cpu_is_refused_when_its_millicores_do_not_fit():
+    assert resource_value("memory", "9223372036854775807") == 2**63 - 1
+    with pytest.raises(QuantityError, match="must be no more than 9223372036854775807"):
+        resource_value("cpu", "9223372036854775807")
+
+
+def test_a_tiny_exponent_still_rounds_up():
+    assert milli_value("1e-999999999") == 1
+    assert milli_value("0e999999999") == 0
+
+
+def test_nan_is_not_a_quantity():
+    with pytest.raises(QuantityError, match="finite"):
+        parse_quantity(float("nan"))
