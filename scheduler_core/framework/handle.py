@@ -20,6 +20,10 @@ class ClusterObjects:
         self.pvcs: dict[str, dict] = {}                 # "namespace/name" -> PersistentVolumeClaim
         self.storage_classes: dict[str, dict] = {}      # name -> StorageClass
         self.csinodes: dict[str, dict] = {}             # node name -> CSINode
+        self.device_classes: dict[str, dict] = {}       # name -> DeviceClass
+        self.resource_claims: dict[str, dict] = {}      # "namespace/name" -> ResourceClaim
+        self.resource_claim_templates: dict[str, dict] = {}  # "namespace/name" -> template
+        self.resource_slices: list[dict] = []           # ResourceSlice manifests
         self.extra: dict[str, list[dict]] = {}          # other kinds plugins read (PodGroup, ...)
 
     def namespace_labels(self, name: str) -> dict:

@@ -32,6 +32,7 @@ IN_TREE = {
     names.POD_TOPOLOGY_SPREAD: "scheduler_core.plugins.podtopologyspread",
     names.INTER_POD_AFFINITY: "scheduler_core.plugins.interpodaffinity",
     names.DEFAULT_PREEMPTION: "scheduler_core.plugins.defaultpreemption",
+    names.DYNAMIC_RESOURCES: "scheduler_core.plugins.dynamicresources",
     names.NODE_RESOURCES_BALANCED_ALLOCATION:
         "scheduler_core.plugins.noderesources.balanced_allocation",
     names.IMAGE_LOCALITY: "scheduler_core.plugins.imagelocality",

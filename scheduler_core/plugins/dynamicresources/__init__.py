@@ -1,0 +1,8 @@
+"""DynamicResources: devices for pods through resource.k8s.io/v1 ResourceClaims.
+
+plugin.py is the plugin, allocator.py the structured-parameters allocator, cel.py the device
+selectors, objects.py the API objects (loading, checks, the resourceclaim controller).
+"""
+from .plugin import DynamicResources, new
+
+__all__ = ["DynamicResources", "new"]

@@ -1,0 +1,335 @@
+"""resource.k8s.io/v1 objects: loading and checking them, and the claims pods refer to.
+
+DeviceClass, ResourceClaim, ResourceClaimTemplate and ResourceSlice are checked as the API
+server's validation would (the fields the allocator reads), with the defaults it applies.
+`create_template_claims` does what kube-controller-manager's resourceclaim controller does when
+a pod appears: one claim per template reference, named and owned as the controller names it.
+The claim helpers are dynamic-resource-allocation/resourceclaim's.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+
+from ...errors import InputError
+from ...quantity import QuantityError, parse_quantity
+from ...validation import is_dns1123_subdomain
+from .cel import CELError, compile_selector
+
+API_VERSION = "resource.k8s.io/v1"
+POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
+ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
+FINALIZER = "resource.kubernetes.io/delete-protection"
+RESERVED_FOR_MAX_SIZE = 256
+ALLOCATION_MODES = ("All", "ExactCount")
+# The apiserver's GenerateName suffix alphabet (utilrand.String): no vowels, no confusables.
+_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+_MAX_GENERATE_BASE = 57
+
+
+class ClaimError(Exception):
+    """Why a pod's claim cannot be used yet (resourceclaim.Name, IsForPod, the claim lister)."""
+
+
+# --- loading --------------------------------------------------------------------------------
+
+def _fail(message: str, label: str, path: str):
+    raise InputError(message, obj=label, field=path)
+
+
+def _check_selectors(selectors, label: str, path: str) -> None:
+    if selectors is None:
+        return
+    if not isinstance(selectors, list):
+        _fail("must be a list of selectors", label, path)
+    for i, sel in enumerate(selectors):
+        expression = ((sel or {}).get("cel") or {}).get("expression") if isinstance(sel, dict) \
+            else None
+        where = f"{path}[{i}].cel.expression"
+        if not isinstance(expression, str) or not expression:
+            _fail("Required value", label, where)
+        try:
+            compile_selector(expression)
+        except CELError as exc:
+            _fail(f"Invalid value: {expression!r}: compilation failed: {exc}", label, where)
+
+
+def _check_exact(exact: dict, label: str, path: str) -> None:
+    if not isinstance(exact, dict):
+        _fail("must be an object", label, path)
+    name = exact.get("deviceClassName")
+    if not isinstance(name, str) or not name:
+        _fail("Required value", label, f"{path}.deviceClassName")
+    errors = is_dns1123_subdomain(name)
+    if errors:
+        _fail(f"Invalid value: {name!r}: {errors[0]}", label, f"{path}.deviceClassName")
+    mode = exact.setdefault("allocationMode", "ExactCount")
+    if mode not in ALLOCATION_MODES:
+        _fail(f'Unsupported value: "{mode}": supported values: "All", "ExactCount"', label,
+              f"{path}.allocationMode")
+    if mode == "ExactCount":
+        count = exact.setdefault("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+            _fail(f"Invalid value: {count!r}: must be greater than zero", label, f"{path}.count")
+    elif exact.get("count") not in (None, 0):
+        _fail(f"Invalid value: {exact['count']}: must not be specified when allocationMode is "
+              "All", label, f"{path}.count")
+    _check_selectors(exact.get("selectors"), label, f"{path}.selectors")
+    admin = exact.get("adminAccess")
+    if admin is not None and not isinstance(admin, bool):
+        _fail(f"must be a boolean: {admin!r}", label, f"{path}.adminAccess")
+
+
+def check_claim_spec(spec, label: str, path: str) -> None:
+    """ResourceClaimSpec: requests, constraints and config, as the API validates them."""
+    if not isinstance(spec, dict):
+        _fail("Required value", label, path)
+    devices = spec.setdefault("devices", {}) or {}
+    if not isinstance(devices, dict):
+        _fail("must be an object", label, f"{path}.devices")
+    requests = devices.get("requests") or []
+    names = set()
+    for i, req in enumerate(requests):
+        where = f"{path}.devices.requests[{i}]"
+        name = (req or {}).get("name") if isinstance(req, dict) else None
+        if not isinstance(name, str) or not name:
+            _fail("Required value", label, f"{where}.name")
+        if is_dns1123_subdomain(name):
+            _fail(f"Invalid value: {name!r}: {is_dns1123_subdomain(name)[0]}", label,
+                  f"{where}.name")
+        if name in names:
+            _fail(f'Duplicate value: "{name}"', label, f"{where}.name")
+        names.add(name)
+        if req.get("firstAvailable"):
+            _fail("firstAvailable (DRAPrioritizedList) is not supported by this engine yet; "
+                  "use exactly", label, f"{where}.firstAvailable")
+        if "exactly" not in req:
+            _fail("Required value: exactly one of `exactly` or `firstAvailable` is required",
+                  label, where)
+        _check_exact(req["exactly"], label, f"{where}.exactly")
+    for i, constraint in enumerate(devices.get("constraints") or []):
+        where = f"{path}.devices.constraints[{i}]"
+        if not isinstance(constraint, dict) or not constraint.get("matchAttribute"):
+            _fail("Required value", label, f"{where}.matchAttribute")
+        for j, ref in enumerate(constraint.get("requests") or []):
+            if ref.split("/")[0] not in names:
+                _fail(f'Invalid value: "{ref}": must be the name of a request in the claim',
+                      label, f"{where}.requests[{j}]")
+
+
+def _check_slice(obj: dict, label: str) -> None:
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        _fail("Required value", label, "spec")
+    if not spec.get("driver"):
+        _fail("Required value", label, "spec.driver")
+    pool = spec.get("pool")
+    if not isinstance(pool, dict) or not pool.get("name"):
+        _fail("Required value", label, "spec.pool.name")
+    pool.setdefault("generation", 0)
+    count = pool.get("resourceSliceCount")
+    if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+        _fail(f"Invalid value: {count!r}: must be greater than zero", label,
+              "spec.pool.resourceSliceCount")
+    placement = [k for k in ("nodeName", "nodeSelector", "allNodes") if spec.get(k)]
+    if len(placement) != 1:
+        _fail("Invalid value: exactly one of `nodeName`, `nodeSelector` or `allNodes` is required",
+              label, "spec")
+    seen = set()
+    for i, device in enumerate(spec.get("devices") or []):
+        where = f"spec.devices[{i}]"
+        name = (device or {}).get("name") if isinstance(device, dict) else None
+        if not name:
+            _fail("Required value", label, f"{where}.name")
+        if name in seen:
+            _fail(f'Duplicate value: "{name}"', label, f"{where}.name")
+        seen.add(name)
+        for attr_name, attr in (device.get("attributes") or {}).items():
+            kinds = [k for k in ("int", "bool", "string", "version") if k in (attr or {})]
+            if len(kinds) != 1:
+                _fail("Invalid value: exactly one value must be specified", label,
+                      f"{where}.attributes[{attr_name}]")
+        for cap_name, cap in (device.get("capacity") or {}).items():
+            try:
+                parse_quantity((cap or {}).get("value"))
+            except QuantityError as exc:
+                _fail(str(exc), label, f"{where}.capacity[{cap_name}].value")
+
+
+def _add_device_class(cluster, obj, label, key):
+    _check_selectors((obj.get("spec") or {}).get("selectors"), label, "spec.selectors")
+    cluster.objects.device_classes[key] = obj
+
+
+def _add_claim(cluster, obj, label, key):
+    meta = obj.setdefault("metadata", {})
+    meta.setdefault("namespace", "default")
+    check_claim_spec(obj.get("spec"), label, "spec")
+    cluster.objects.resource_claims[key] = obj
+
+
+def _add_template(cluster, obj, label, key):
+    obj.setdefault("metadata", {}).setdefault("namespace", "default")
+    inner = (obj.get("spec") or {}).get("spec")
+    check_claim_spec(inner, label, "spec.spec")
+    cluster.objects.resource_claim_templates[key] = obj
+
+
+def _add_slice(cluster, obj, label, key):
+    _check_slice(obj, label)
+    cluster.objects.resource_slices.append(obj)
+
+
+# The loader's handlers for the four kinds: (cluster, object, label, key).
+HANDLERS = {
+    "DeviceClass": _add_device_class,
+    "ResourceClaim": _add_claim,
+    "ResourceClaimTemplate": _add_template,
+    "ResourceSlice": _add_slice,
+}
+NAMESPACED = ("ResourceClaim", "ResourceClaimTemplate")
+
+
+def finish(objects, pods: list[dict]) -> None:
+    """Once every namespace is known: admin access checks, then the claims the resourceclaim
+    controller would already have created for the pods."""
+    for kind, store, path in (("ResourceClaim", objects.resource_claims, "spec"),
+                              ("ResourceClaimTemplate", objects.resource_claim_templates,
+                               "spec.spec")):
+        for key, obj in store.items():
+            _check_admin_access(objects, obj, f"{kind} {key}", path)
+    for pod in pods:
+        create_template_claims(objects, pod)
+
+
+def _check_admin_access(objects, obj: dict, label: str, path: str) -> None:
+    """The API server admits adminAccess only in namespaces labelled for it."""
+    namespace = obj["metadata"]["namespace"]
+    if objects.namespace_labels(namespace).get(ADMIN_ACCESS_LABEL) == "true":
+        return
+    spec = obj.get("spec") or {}
+    spec = spec.get("spec") or {} if path == "spec.spec" else spec
+    for i, req in enumerate((spec.get("devices") or {}).get("requests") or []):
+        if req["exactly"].get("adminAccess"):
+            _fail(f"Forbidden: admin access to devices requires the `{ADMIN_ACCESS_LABEL}: "
+                  "true` label on the containing namespace", label,
+                  f"{path}.devices.requests[{i}].exactly.adminAccess")
+
+
+# --- the resourceclaim controller -----------------------------------------------------------
+
+def _generated_name(pod_name: str, claim_name: str, namespace: str) -> str:
+    """GenerateName <pod>-<claim>- (both cut in proportion past 57 characters) plus 5
+    characters; the suffix is derived from the names so that runs are reproducible."""
+    base = f"{pod_name}-{claim_name}-"
+    if len(base) > _MAX_GENERATE_BASE:
+        pod_part = pod_name[:len(pod_name) * _MAX_GENERATE_BASE // len(base)]
+        claim_part = claim_name[:len(claim_name) * _MAX_GENERATE_BASE // len(base)]
+        base = f"{pod_part}-{claim_part}-"
+    digest = hashlib.sha256(f"{namespace}/{pod_name}/{claim_name}".encode()).digest()
+    return base + "".join(_NAME_ALPHABET[b % len(_NAME_ALPHABET)] for b in digest[:5])
+
+
+def create_template_claims(objects, pod: dict) -> None:
+    """One ResourceClaim per template reference without one yet, recorded in the pod status."""
+    spec, meta = pod.get("spec") or {}, pod.get("metadata") or {}
+    namespace = meta.get("namespace") or "default"
+    status = pod.setdefault("status", {})
+    done = {s.get("name") for s in status.get("resourceClaimStatuses") or []}
+    for pod_claim in spec.get("resourceClaims") or []:
+        template_name = pod_claim.get("resourceClaimTemplateName")
+        if not template_name or pod_claim.get("name") in done:
+            continue
+        template = objects.resource_claim_templates.get(f"{namespace}/{template_name}")
+        if template is None:
+            continue  # the controller waits for the template; PreEnqueue reports the pod
+        name = _generated_name(meta.get("name", ""), pod_claim["name"], namespace)
+        template_meta = template.get("spec", {}).get("metadata") or {}
+        objects.resource_claims[f"{namespace}/{name}"] = {
+            "apiVersion": API_VERSION, "kind": "ResourceClaim",
+            "metadata": {
+                "name": name, "namespace": namespace,
+                "labels": dict(template_meta.get("labels") or {}),
+                "annotations": {**(template_meta.get("annotations") or {}),
+                                POD_CLAIM_NAME_ANNOTATION: pod_claim["name"]},
+                "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": meta.get("name"),
+                                     "uid": pod_uid(pod), "controller": True,
+                                     "blockOwnerDeletion": True}],
+            },
+            "spec": copy.deepcopy(template["spec"]["spec"]),
+            "status": {},
+        }
+        status.setdefault("resourceClaimStatuses", []).append(
+            {"name": pod_claim["name"], "resourceClaimName": name})
+
+
+# --- resourceclaim helpers ------------------------------------------------------------------
+
+def pod_uid(pod: dict) -> str:
+    """The pod's UID as the engine's PodInfo has it (metadata.uid, else namespace/name)."""
+    meta = pod.get("metadata") or {}
+    return meta.get("uid") or f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+
+
+def claim_uid(claim: dict) -> str:
+    meta = claim.get("metadata") or {}
+    return meta.get("uid") or claim_key(claim)
+
+
+def claim_key(claim: dict) -> str:
+    """klog.KObj(claim): namespace/name."""
+    meta = claim.get("metadata") or {}
+    return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+
+
+def claim_name(pod: dict, pod_claim: dict) -> tuple[str | None, bool]:
+    """resourceclaim.Name: (claim name or None if none is needed, whether to check the owner)."""
+    meta = pod.get("metadata") or {}
+    if pod_claim.get("resourceClaimName"):
+        return pod_claim["resourceClaimName"], False
+    if pod_claim.get("resourceClaimTemplateName"):
+        for status in (pod.get("status") or {}).get("resourceClaimStatuses") or []:
+            if status.get("name") == pod_claim.get("name"):
+                return status.get("resourceClaimName"), True
+        raise ClaimError(f'pod "{meta.get("namespace")}/{meta.get("name")}": '
+                         "ResourceClaim not created yet")
+    raise ClaimError(f'pod "{meta.get("namespace")}/{meta.get("name")}", spec.resourceClaim '
+                     f'"{pod_claim.get("name")}": none of the supported fields are set')
+
+
+def is_for_pod(pod: dict, claim: dict) -> None:
+    """resourceclaim.IsForPod: the claim must be controlled by the pod."""
+    pmeta, cmeta = pod.get("metadata") or {}, claim.get("metadata") or {}
+    owned = any(ref.get("controller") and ref.get("uid") == pod_uid(pod)
+                for ref in cmeta.get("ownerReferences") or [])
+    if cmeta.get("namespace") != pmeta.get("namespace") or not owned:
+        raise ClaimError(f"ResourceClaim {claim_key(claim)} was not created for pod "
+                         f"{pmeta.get('namespace')}/{pmeta.get('name')} (pod is not owner)")
+
+
+def is_reserved_for_pod(pod_uid_: str, claim: dict) -> bool:
+    return any(r.get("uid") == pod_uid_
+               for r in (claim.get("status") or {}).get("reservedFor") or [])
+
+
+def can_be_reserved(claim: dict) -> bool:
+    return len((claim.get("status") or {}).get("reservedFor") or []) < RESERVED_FOR_MAX_SIZE
+
+
+def pod_claims(objects, pod: dict, callback=None) -> list[dict]:
+    """foreachPodResourceClaim: the pod's existing, usable claims; ClaimError otherwise."""
+    namespace = (pod.get("metadata") or {}).get("namespace") or "default"
+    claims = []
+    for pod_claim in (pod.get("spec") or {}).get("resourceClaims") or []:
+        name, must_check_owner = claim_name(pod, pod_claim)
+        if name is None:
+            continue
+        claim = objects.resource_claims.get(f"{namespace}/{name}")
+        if claim is None:
+            raise ClaimError(f'could not find ResourceClaim "{namespace}/{name}"')
+        if (claim.get("metadata") or {}).get("deletionTimestamp"):
+            raise ClaimError(f'resourceclaim "{name}" is being deleted')
+        if must_check_owner:
+            is_for_pod(pod, claim)
+        claims.append(claim)
+    return claims

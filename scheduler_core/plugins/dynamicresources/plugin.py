@@ -1,0 +1,281 @@
+"""DynamicResources (framework/plugins/dynamicresources): pods get the devices their
+ResourceClaims ask for.
+
+PreEnqueue holds pods whose claims do not exist yet; PreFilter reads the claims and sets up the
+structured allocator; Filter allocates per node (cached for Reserve); PostFilter deallocates a
+claim that is allocated where the pod cannot go; Reserve marks the chosen allocation in flight;
+Unreserve takes it back; PreBind writes the allocation and the reservation to the claim. Like
+Go, every "cannot proceed" status is UnschedulableAndUnresolvable (statusUnschedulable).
+"""
+from __future__ import annotations
+
+import copy
+
+from ...framework.cycle_state import StateData
+from ...framework.interfaces import (
+    EnqueueExtensions,
+    FilterPlugin,
+    PostFilterPlugin,
+    PreBindPlugin,
+    PreEnqueuePlugin,
+    PreFilterPlugin,
+    ReservePlugin,
+)
+from ...framework.status import Status
+from ...labels import match_node_selector_terms
+from .. import names
+from . import objects as obj
+from .allocator import AllocationError, Allocator, allocated_devices
+
+NAME = names.DYNAMIC_RESOURCES
+STATE_KEY = NAME
+
+
+class _State(StateData):
+    """stateData: shared, not copied, by preemption's clones (Clone returns itself in Go)."""
+
+    def __init__(self):
+        self.claims: list[dict] = []
+        self.available_on: list[dict | None] = []   # allocation node selector per claim
+        self.allocation: list[dict | None] = []     # set by Reserve, written by PreBind
+        self.allocator: Allocator | None = None
+        self.unavailable: set[int] = set()
+        self.node_allocations: dict[str, list[dict]] = {}
+        self.events: list[dict] = []                # what this cycle did, for the trace
+
+
+def _state(cycle_state) -> _State | None:
+    return cycle_state.get(STATE_KEY)
+
+
+def _pod(pod):
+    return pod.obj
+
+
+def _unschedulable(reason: str) -> Status:
+    return Status.unresolvable(reason)
+
+
+class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin,
+                       ReservePlugin, PreBindPlugin, EnqueueExtensions):
+    NAME = NAME
+
+    def __init__(self, handle):
+        self.handle = handle
+        # inFlightAllocations: claim uid -> the claim as Reserve assumed it allocated.
+        self.in_flight: dict[str, dict] = {}
+
+    @property
+    def _objects(self):
+        return self.handle.objects
+
+    # --- PreEnqueue ------------------------------------------------------------------------
+    def pre_enqueue(self, pod) -> Status | None:
+        # The resourceclaim controller creates a template's claim as soon as a pod appears;
+        # pods made during the run (workloads, timeline) get theirs here, before the check.
+        obj.create_template_claims(self._objects, _pod(pod))
+        try:
+            obj.pod_claims(self._objects, _pod(pod))
+        except obj.ClaimError as exc:
+            return _unschedulable(str(exc))
+        return None
+
+    # --- PreFilter -------------------------------------------------------------------------
+    def pre_filter(self, state, pod, nodes):
+        s = _State()
+        state.write(STATE_KEY, s)
+        try:
+            claims = obj.pod_claims(self._objects, _pod(pod))
+        except obj.ClaimError as exc:
+            return None, _unschedulable(str(exc))
+        if not claims:
+            return None, Status.skip()
+        to_allocate = 0
+        for claim in claims:
+            status = claim.get("status") or {}
+            allocation = status.get("allocation")
+            if allocation is not None and not obj.can_be_reserved(claim) \
+                    and not obj.is_reserved_for_pod(pod.uid, claim):
+                return None, _unschedulable("resourceclaim in use")
+            s.available_on.append((allocation or {}).get("nodeSelector"))
+            s.allocation.append(None)
+            if allocation is not None:
+                continue
+            to_allocate += 1
+            if obj.claim_uid(claim) in self.in_flight:
+                return None, _unschedulable(f"resource claim {obj.claim_key(claim)} is in the "
+                                            "process of being allocated")
+            for request in claim["spec"]["devices"].get("requests") or []:
+                class_name = request["exactly"]["deviceClassName"]
+                if class_name not in self._objects.device_classes:
+                    return None, _unschedulable(f"request {request['name']}: device class "
+                                                f"{class_name} does not exist")
+        if to_allocate:
+            s.allocator = Allocator(classes=self._objects.device_classes,
+                                    slices=self._objects.resource_slices,
+                                    allocated=self._allocated_devices())
+        s.claims = claims
+        return None, None
+
+    def _allocated_devices(self) -> set[tuple]:
+        """ListAllAllocatedDevices: allocated claims, plus allocations still in flight."""
+        claims = [c for c in self._objects.resource_claims.values()
+                  if obj.claim_uid(c) not in self.in_flight]
+        return allocated_devices(claims + list(self.in_flight.values()))
+
+    def pre_filter_extensions(self):
+        return None
+
+    # --- Filter ----------------------------------------------------------------------------
+    def filter(self, state, pod, node_info) -> Status | None:
+        s = _state(state)
+        if s is None:
+            return Status.as_error(f"{STATE_KEY} not found")
+        if not s.claims:
+            return None
+        node = node_info.node
+        unavailable = [i for i, selector in enumerate(s.available_on)
+                       if selector is not None and not match_node_selector_terms(
+                           selector, node_info.labels, node_info.name)]
+        allocations = None
+        if s.allocator is not None:
+            pending = self._to_allocate(s)
+            try:
+                allocations = s.allocator.allocate(node, pending)
+            except AllocationError as exc:
+                return Status.as_error(str(exc))
+            if allocations is None or len(allocations) != len(pending):
+                return _unschedulable("cannot allocate all claims")
+        if unavailable:
+            s.unavailable.update(unavailable)
+            return _unschedulable("resourceclaim not available on the node")
+        if allocations is not None:
+            s.node_allocations[node_info.name] = allocations
+        return None
+
+    @staticmethod
+    def _to_allocate(s: _State) -> list[dict]:
+        return [c for c in s.claims if (c.get("status") or {}).get("allocation") is None]
+
+    # --- PostFilter ------------------------------------------------------------------------
+    def post_filter(self, state, pod, node_to_status):
+        s = _state(state)
+        if s is None:
+            return None, Status.as_error(f"{STATE_KEY} not found")
+        if not s.claims:
+            return None, Status.unschedulable("no new claims to deallocate")
+        # Go picks one at random (map order); the lowest index keeps runs reproducible.
+        for index in sorted(s.unavailable):
+            claim = s.claims[index]
+            reserved = (claim.get("status") or {}).get("reservedFor") or []
+            if not reserved or (len(reserved) == 1 and reserved[0].get("uid") == pod.uid):
+                status = claim.setdefault("status", {})
+                for key in ("reservedFor", "allocation", "devices"):
+                    status.pop(key, None)
+                s.events.append({"claim": obj.claim_key(claim), "deallocated": True})
+                return None, Status.unschedulable("deallocation of ResourceClaim completed")
+        return None, Status.unschedulable("still not schedulable")
+
+    # --- Reserve / Unreserve ---------------------------------------------------------------
+    def reserve(self, state, pod, node_name) -> Status | None:
+        s = _state(state)
+        if s is None:
+            return Status.as_error(f"{STATE_KEY} not found")
+        pending = self._to_allocate(s) if s.claims else []
+        if not pending:
+            return None
+        allocations = s.node_allocations.get(node_name)
+        if not allocations:
+            return Status.as_error("claim allocation not found for node")
+        if len(allocations) != len(pending):
+            return Status.as_error(f"internal error, have {len(allocations)} allocations, "
+                                   f"{len(pending)} claims to allocate, want "
+                                   f"{len(pending)} claims")
+        results = iter(allocations)
+        for index, claim in enumerate(s.claims):
+            if (claim.get("status") or {}).get("allocation") is not None:
+                continue
+            allocation = next(results)
+            s.allocation[index] = allocation
+            assumed = copy.deepcopy(claim)
+            finalizers = assumed["metadata"].setdefault("finalizers", [])
+            if obj.FINALIZER not in finalizers:
+                finalizers.append(obj.FINALIZER)
+            assumed.setdefault("status", {})["allocation"] = allocation
+            self.in_flight[obj.claim_uid(claim)] = assumed
+            s.events.append({"claim": obj.claim_key(claim), "allocation": allocation})
+        return None
+
+    def unreserve(self, state, pod, node_name) -> None:
+        s = _state(state)
+        if s is None or not s.claims:
+            return
+        for claim in s.claims:
+            if self.in_flight.pop(obj.claim_uid(claim), None) is not None:
+                s.events.append({"claim": obj.claim_key(claim), "allocationReverted": True})
+            status = claim.get("status") or {}
+            if status.get("allocation") is not None and obj.is_reserved_for_pod(pod.uid, claim):
+                status["reservedFor"] = [r for r in status["reservedFor"]
+                                         if r.get("uid") != pod.uid]
+                s.events.append({"claim": obj.claim_key(claim), "unreserved": pod.key})
+
+    # --- PreBind ---------------------------------------------------------------------------
+    def pre_bind(self, state, pod, node_name) -> Status | None:
+        s = _state(state)
+        if s is None:
+            return Status.as_error(f"{STATE_KEY} not found")
+        for index, claim in enumerate(s.claims):
+            if obj.is_reserved_for_pod(pod.uid, claim):
+                continue
+            error = self._bind_claim(s, index, pod)
+            if error:
+                return Status.as_error(error)
+        return None
+
+    def _bind_claim(self, s: _State, index: int, pod) -> str | None:
+        """Writes the allocation from Reserve (if any) and the pod's reservation."""
+        claim, allocation = s.claims[index], s.allocation[index]
+        try:
+            key = obj.claim_key(claim)
+            if (claim.get("metadata") or {}).get("deletionTimestamp"):
+                return f"claim {key} got deleted in the meantime"
+            status = claim.setdefault("status", {})
+            if allocation is not None:
+                if status.get("allocation") is not None:
+                    return f"claim {key} got allocated elsewhere in the meantime"
+                finalizers = claim["metadata"].setdefault("finalizers", [])
+                if obj.FINALIZER not in finalizers:
+                    finalizers.append(obj.FINALIZER)
+                status["allocation"] = allocation
+            status.setdefault("reservedFor", []).append(
+                {"resource": "pods", "name": pod.name, "uid": pod.uid})
+            s.events.append({"claim": key, "reservedFor": pod.key,
+                             **({"allocation": allocation} if allocation is not None else {})})
+            return None
+        finally:
+            if allocation is not None:
+                self.in_flight.pop(obj.claim_uid(claim), None)
+
+    # --- the trace -------------------------------------------------------------------------
+    def describe(self, state) -> dict | None:
+        """What the call just made allocated, reserved or gave back, for its trace entry.
+
+        The runtime asks right after each Reserve, Unreserve and PreBind call, so the events
+        are handed over once: each entry shows its own call's work."""
+        s = _state(state)
+        if s is None or not s.events:
+            return None
+        events, s.events = s.events, []
+        return {"claims": events}
+
+    # --- EnqueueExtensions -----------------------------------------------------------------
+    def events_to_register(self) -> set[str]:
+        # Node Add|UpdateNodeLabel|UpdateNodeAllocatable; ResourceClaim, DeviceClass and
+        # ResourceSlice Add|Update; a pod update that names its generated claim.
+        return {"NodeAdd", "NodeUpdate", "ResourceClaimAdd", "ResourceClaimUpdate",
+                "UnscheduledPodUpdate", "DeviceClassAdd", "DeviceClassUpdate",
+                "ResourceSliceAdd", "ResourceSliceUpdate"}
+
+
+def new(args: dict, handle) -> DynamicResources:
+    return DynamicResources(handle)
