@@ -14,7 +14,10 @@ the tasks went missing (the channel layer drops messages when a client is slow),
 fresh snapshot instead of a stream with a hole in it.
 
 Client messages: `{"action": "cycle_detail", "index": i}` -> `{"type": "cycle_detail",
-"cycle": <contract trace>}` (not cut: it is what was asked for); `{"action": "step", "cycles":
+"cycle": <contract trace>}`; a trace too large for one frame (thousands of nodes) comes whole
+but in pieces: the `cycle_detail` frame has `parts` and the trace with its large maps and lists
+emptied, and `parts` `cycle_detail_part` frames (`index`, `path` into the trace, `items`) fill
+them in again; `{"action": "step", "cycles":
 n}`, `{"action": "run"}`, `{"action": "pause"}`, `{"action": "reset"}` -> `{"type": "ack",
 "action": ..., "run": {...}}` or `{"type": "error", "action": ..., "code": "forbidden" |
 "busy" | "conflict" | "invalid" | "not_found", "message": ...}` (with the `index` for
@@ -192,6 +195,35 @@ def snapshot_frames(snap: dict, limit: int = FRAME_LIMIT) -> list[dict]:
     return [header, *parts]
 
 
+def _split(value, path: list, budget: int) -> tuple:
+    """(skeleton, parts): `value` with its too-large maps and lists emptied, and the
+    (path, piece) parts that refill them. A map holding one large value is opened further
+    (a trace's `score` holds a map per plugin); any other large container goes in pieces."""
+    if not isinstance(value, (dict, list)) or len(dumps(value)) <= budget:
+        return value, []
+    if isinstance(value, dict) and (not path or any(
+            isinstance(v, (dict, list)) and len(dumps(v)) > budget // 4 for v in value.values())):
+        skeleton, parts = {}, []
+        for key, item in value.items():
+            skeleton[key], more = _split(item, [*path, key], budget)
+            parts += more
+        return skeleton, parts
+    empty = {} if isinstance(value, dict) else []
+    return empty, [(path, piece) for piece in _chunks(value, budget)]
+
+
+def detail_frames(trace: dict, limit: int = FRAME_LIMIT) -> list[dict]:
+    """A cycle's trace as frames under `limit`: one frame, or a header and its parts."""
+    whole = {"type": "cycle_detail", "cycle": trace}
+    if len(dumps(whole)) + FRAME_OVERHEAD <= limit:
+        return [whole]
+    skeleton, parts = _split(trace, [], limit - FRAME_OVERHEAD)
+    index = trace.get("index")
+    return [{"type": "cycle_detail", "cycle": skeleton, "parts": len(parts)},
+            *({"type": "cycle_detail_part", "index": index, "path": path, "items": piece}
+              for path, piece in parts)]
+
+
 class RunConsumer(AsyncJsonWebsocketConsumer):
     clock = staticmethod(time.monotonic)
     sleep = staticmethod(asyncio.sleep)
@@ -313,7 +345,9 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             await self._error("cycle_detail", "not_found", f"no cycle {index} in this run",
                               index=index)
             return
-        await self.send_frame({"type": "cycle_detail", "cycle": trace})
+        async with self._send_lock:  # its parts go out together, not between batches
+            for frame in detail_frames(trace, self.frame_limit):
+                await self.send_frame(frame)
 
     async def _control(self, action: str, cycles) -> None:
         try:

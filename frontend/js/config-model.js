@@ -8,6 +8,8 @@ export const POINT_LABELS = {
   multiPoint: "MultiPoint", queueSort: "QueueSort", preEnqueue: "PreEnqueue", preFilter: "PreFilter",
   filter: "Filter", postFilter: "PostFilter", preScore: "PreScore", score: "Score", reserve: "Reserve",
   permit: "Permit", preBind: "PreBind", bind: "Bind", postBind: "PostBind",
+  // Points a cycle's trace shows but a configuration cannot name.
+  normalizeScore: "NormalizeScore", unreserve: "Unreserve",
 };
 
 export function blankConfig() {

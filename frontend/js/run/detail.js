@@ -7,8 +7,9 @@ import {
 } from "./decisions.js";
 import { esc } from "./nodes.js";
 import {
-  POINTS, POINT_INDEX, WHOLE, entries, filterTrails, isRejection, pointState,
+  POINTS, POINT_INDEX, WHOLE, endTime, entries, filterOrder, filterTrails, isRejection, pointState,
 } from "./model.js";
+import { fillRows } from "./virtual.js";
 
 const POINT_HELP = {
   queueSort: "QueueSort orders activeQ; the scheduler pops its head. PrioritySort: higher priority first, then earlier arrival.",
@@ -57,7 +58,8 @@ export class CyclePanel {
 
   /**
    * ctx: {cycle, full (true when cycle is the contract trace), cursor, point (shown in detail),
-   *       nodes (names in grid order), rows (compact timeline), focusNode, loading}
+   *       nodes (names in the cluster's order), records (cycle records), focusNode, loading,
+   *       podMeta, weights ({profile: {plugin: weight}})}
    */
   show(ctx) {
     this.ctx = ctx;
@@ -81,7 +83,10 @@ export class CyclePanel {
       walking ? el("span.badge", `walking: ${POINTS[ctx.cursor].label}`)
         : el(`span.outcome.${cycle.outcome || "pending"}`, cycle.outcome || (entries(cycle, "permit").some((e) => e.code === "Wait") ? "waiting on Permit" : "…")),
       !walking && cycle.node ? el("span", ` → ${cycle.node}`) : null,
-      el("span.muted", ` at t=${fmtTime(cycle.time)}`),
+      // A verdict that came after a Permit wait is dated when it came, not when the pod was popped.
+      !walking && endTime(cycle) > cycle.time
+        ? el("span.muted.end-time", ` at t=${fmtTime(endTime(cycle))} (popped at t=${fmtTime(cycle.time)})`)
+        : el("span.muted", ` at t=${fmtTime(cycle.time)}`),
       cycle.profile && cycle.profile !== "default-scheduler" ? el("span.badge", cycle.profile) : null,
       this.attemptLinks(cycle)].filter(Boolean));
     d.message.textContent = walking ? "" : cycle.message || "";
@@ -91,8 +96,7 @@ export class CyclePanel {
   }
 
   attemptLinks(cycle) {
-    const rows = this.ctx.rows || [];
-    const mine = rows.filter((r) => r[2] === cycle.pod).map((r) => r[0]);
+    const mine = (this.ctx.records || []).filter((r) => r.pod === cycle.pod).map((r) => r.index);
     const pos = mine.indexOf(cycle.index);
     const prev = pos > 0 ? mine[pos - 1] : null;
     const next = pos >= 0 && pos < mine.length - 1 ? mine[pos + 1] : null;
@@ -168,7 +172,8 @@ export class CyclePanel {
     if (!full && ["filter", "score", "normalizeScore"].includes(p.id)) {
       parts.push(el("p.small.muted", this.ctx.loading ? "Loading the full detail…" : "Summary only (full detail unavailable)."));
     }
-    box.replaceChildren(...parts);
+    // Boxes that have nothing to say (no extender...) are null: leave them out, not "null".
+    box.replaceChildren(...parts.filter(Boolean));
   }
 
   /** How a Permit wait ended: allowed (binding went on), rejected (timeout...), or not yet. */
@@ -176,7 +181,7 @@ export class CyclePanel {
     if (!entries(cycle, "permit").some((e) => e.code === "Wait") || this.ctx.cursor < WHOLE) return null;
     if (!cycle.outcome) return el("p.permit-end", "Still waiting: the pod is held on its node until every waiting plugin allows it, one rejects it, or a timeout passes.");
     if (cycle.outcome === "Bound") return el("p.permit-end", el("span.code-Success", "Allowed"), ": the wait ended and the binding cycle went on.");
-    return el("p.permit-end", el(`span.outcome.${cycle.outcome}`, cycle.outcome), " when the wait ended: ", cycle.message || "", " Unreserve ran.");
+    return el("p.permit-end", el(`span.outcome.${cycle.outcome}`, cycle.outcome), ` at t=${fmtTime(endTime(cycle))} when the wait ended: `, cycle.message || "", " Unreserve ran.");
   }
 
   filterSummary(cycle) {
@@ -192,40 +197,33 @@ export class CyclePanel {
 
   preemptionBox(cycle) {
     const pre = cycle.preemption;
-    const rows = this.ctx.rows || [];
-    const next = rows.find((r) => r[2] === cycle.pod && r[0] > cycle.index);
+    const next = (this.ctx.records || []).find((r) => r.pod === cycle.pod && r.index > cycle.index);
     return el("div.preempt-box",
       el("p", "Preemption nominated ", el("b", pre.nominatedNode), ` for ${cycle.pod}.`),
       el("p", "Victims (graceful termination): ", (pre.victims || []).length ? pre.victims.map((v, i) =>
         el("span", i ? ", " : "", el("span.chip.victim", v))) : "none"),
       preemptionCandidates(pre),
       el("p", next
-        ? el("button.link-btn", { type: "button", onclick: () => this.onJump(next[0]), "aria-label": `Preemptor's next cycle ${next[0]}` },
-          `The preemptor's next cycle: #${next[0]} (${next[3]}${next[4] ? ` → ${next[4]}` : ""}) →`)
+        ? el("button.link-btn", { type: "button", onclick: () => this.onJump(next.index), "aria-label": `Preemptor's next cycle ${next.index}` },
+          `The preemptor's next cycle: #${next.index} (${next.outcome || "pending"}${next.node ? ` → ${next.node}` : ""}) →`)
         : el("span.muted", "The preemptor has not been retried yet: it waits for the victims to terminate.")));
   }
 
+  /** Node × plugin: the winner, the feasible nodes, then the rejected ones grouped by the
+   *  plugin that rejected them, then those not evaluated; long tables draw a window. */
   filterMatrix(cycle) {
     const trails = filterTrails(cycle);
-    const evaluated = Object.keys(trails);
     const plugins = [];
     for (const trail of Object.values(trails)) {
       for (const e of trail) if (!plugins.includes(e.plugin)) plugins.push(e.plugin);
     }
-    const feasible = evaluated.filter((n) => {
-      const t = trails[n];
-      return !t.length || t[t.length - 1].code === "Success";
-    }).length;
-    const histogram = {};
-    for (const n of evaluated) {
-      const last = trails[n][trails[n].length - 1];
-      if (last && last.code !== "Success") histogram[last.plugin] = (histogram[last.plugin] || 0) + 1;
-    }
-    const notEvaluated = this.ctx.nodes.filter((n) => !(n in trails));
+    // While the walk has not reached Score, the winner and the totals stay hidden.
+    const order = filterOrder(cycle, this.ctx.nodes, { ranked: this.ctx.cursor > POINT_INDEX.score });
+    const evaluated = Object.keys(trails).length;
     const tools = el("div.detail-tools",
-      el("span", el("b.code-Success", `${feasible} feasible`), ` of ${evaluated.length} evaluated`,
-        notEvaluated.length ? `, ${notEvaluated.length} not evaluated` : ""),
-      Object.entries(histogram).map(([p, n]) => el("span.badge", { title: p }, `${shortPlugin(p)}: ${n}`)),
+      el("span", el("b.code-Success", `${order.feasible.length} feasible`), ` of ${evaluated} evaluated`,
+        order.notEvaluated.length ? `, ${order.notEvaluated.length} not evaluated` : ""),
+      order.groups.map((g) => el("span.badge", { title: g.plugin }, `${shortPlugin(g.plugin)}: ${g.count}`)),
       el("label.inline", el("input", {
         type: "checkbox", checked: this.onlyRejected, "aria-label": "Show only rejected nodes",
         onchange: (e) => { this.onlyRejected = e.target.checked; this.rerender(); },
@@ -235,41 +233,48 @@ export class CyclePanel {
         oninput: (e) => { this.matrixFilter = e.target.value; this.rerenderSoon(); },
       })));
     const pre = entries(cycle, "preFilter").filter((e) => isRejection(e.code) || e.code === "Skip");
-    const head = `<thead><tr><th scope="col">node</th>${plugins.map((p) => `<th scope="col" class="vert" title="${esc(p)}">${esc(shortPlugin(p))}</th>`).join("")}<th scope="col">verdict</th></tr></thead>`;
     const q = this.matrixFilter.trim().toLowerCase();
-    const rows = [];
-    let hidden = 0;
-    for (const name of [...evaluated, ...notEvaluated]) {
-      if (rows.length >= this.rowCap("matrix")) {
-        hidden += 1;
-        continue;
-      }
-      if (q && !name.toLowerCase().includes(q)) continue;
+    const rejected = order.groups.flatMap((g) => g.names);
+    const names = (this.onlyRejected ? rejected : [...order.feasible, ...rejected, ...order.notEvaluated])
+      .filter((name) => !q || name.toLowerCase().includes(q));
+    const head = `<thead><tr><th scope="col">node</th>${plugins.map((p) => `<th scope="col" class="vert" title="${esc(p)}">${esc(shortPlugin(p))}</th>`).join("")}<th scope="col">verdict</th></tr></thead>`;
+    const rowHtml = (i) => {
+      const name = names[i];
       const trail = trails[name];
       const last = trail ? trail[trail.length - 1] : null;
       const ok = trail && (!last || last.code === "Success");
-      if (this.onlyRejected && (ok || !trail)) continue;
       const byPlugin = Object.fromEntries((trail || []).map((e) => [e.plugin, e]));
       const cells = plugins.map((p) => {
         const e = byPlugin[p];
         if (!e) return '<td class="cell none" title="not run">·</td>';
         if (e.code === "Success") return '<td class="cell ok" title="Success">✓</td>';
         const why = (e.reasons || []).join("; ") || e.code;
-        return `<td class="cell bad" title="${esc(e.code)}">✗ ${esc(why)}</td>`;
+        return `<td class="cell bad" title="${esc(e.code)}: ${esc(why)}">✗ ${esc(why)}</td>`;
       }).join("");
       const verdict = !trail ? '<span class="muted">not evaluated</span>'
         : ok ? '<span class="code-Success">feasible</span>' : `<span class="code-Unschedulable" title="${esc(last.plugin)}">${esc(shortPlugin(last.plugin))}</span>`;
       const focus = name === this.ctx.focusNode ? ' class="focus-row"' : "";
-      rows.push(`<tr data-node="${esc(name)}"${focus}><th scope="row"><button type="button" class="link-btn" data-node="${esc(name)}">${esc(name)}</button></th>${cells}<td>${verdict}</td></tr>`);
-    }
+      return `<tr data-node="${esc(name)}"${focus}><th scope="row"><button type="button" class="link-btn" data-node="${esc(name)}">${esc(name)}</button></th>${cells}<td>${verdict}</td></tr>`;
+    };
     const wrap = el("div.matrix-wrap");
-    wrap.innerHTML = `<table class="data matrix" aria-label="Filter results: node by plugin">${head}<tbody>${rows.join("")}</tbody></table>`;
+    fillRows(wrap, {
+      tableOpen: `<table class="data matrix" aria-label="Filter results: node by plugin" aria-rowcount="${names.length + 1}">${head}`,
+      count: names.length, rowHtml, cols: plugins.length + 2,
+    });
     wrap.addEventListener("click", (event) => {
       const b = event.target.closest("button[data-node]");
       if (b) this.onNode(b.dataset.node);
     });
-    if (hidden) wrap.append(this.moreButton("matrix", hidden));
     return el("div", pre.length ? el("p.small", "PreFilter results: ", pre.map((e) => `${e.plugin} ${e.code} ${(e.reasons || []).join("; ")}`).join(" · ")) : null, tools, wrap);
+  }
+
+  /** A Score plugin's weight: the profile's (a weight of 0 runs as 1, as in kube-scheduler),
+   *  else what the trace's arithmetic shows. */
+  weightOf(cycle, plugin) {
+    const profile = (this.ctx.weights || {})[cycle.profile || "default-scheduler"] || {};
+    if (profile[plugin] !== undefined) return profile[plugin] || 1;
+    const any = Object.values(cycle.score[plugin] || {}).find((c) => c.normalized);
+    return any ? any.weighted / any.normalized : null;
   }
 
   scoreTable(cycle) {
@@ -303,11 +308,7 @@ export class CyclePanel {
         this.rerender();
       },
     }, label));
-    const weights = {};
-    for (const p of plugins) {
-      const any = Object.values(cycle.score[p]).find((c) => c.normalized);
-      weights[p] = any ? any.weighted / any.normalized : null;
-    }
+    const weights = Object.fromEntries(plugins.map((p) => [p, this.weightOf(cycle, p)]));
     const head1 = el("tr", el("td", ""),
       plugins.map((p) => el("th", { scope: "colgroup", colspan: modes.length, class: "num group" },
         p, weights[p] ? el("span.muted", ` ×${weights[p]}`) : null)),
@@ -316,19 +317,16 @@ export class CyclePanel {
     const head2 = el("tr", sortTh("node", "node"), plugins.flatMap((p) => modes.map((m) =>
       sortTh(modes.length > 1 ? short[m] : `${p}${weights[p] ? ` ×${weights[p]}` : ""}`, `${p}\u0000${m}`, { title: `${p} ${m}` }))),
     sortTh("total", "total"));
-    const hidden = Math.max(0, sorted.length - this.rowCap("scores"));
-    const body = sorted.slice(0, sorted.length - hidden).map((n) => {
+    const rowHtml = (i) => {
+      const n = sorted[i];
       const isWinner = n === winner;
       const tie = !isWinner && totals[n] === best;
-      return el("tr", { class: isWinner ? "winner" : tie ? "tie" : "", "data-node": n },
-        el("th", { scope: "row" }, el("button.link-btn", { type: "button", onclick: () => this.onNode(n) }, n),
-          isWinner ? " ★" : tie ? " =" : ""),
-        plugins.flatMap((p) => modes.map((m) => {
-          const cell = (cycle.score[p] || {})[n];
-          return el("td.num", cell ? String(cell[m]) : "–");
-        })),
-        el("td.num", el("b", String(totals[n]))));
-    });
+      const cells = plugins.flatMap((p) => modes.map((m) => {
+        const cell = (cycle.score[p] || {})[n];
+        return `<td class="num">${cell ? esc(cell[m]) : "–"}</td>`;
+      })).join("");
+      return `<tr class="${isWinner ? "winner" : tie ? "tie" : ""}" data-node="${esc(n)}"><th scope="row"><button type="button" class="link-btn" data-node="${esc(n)}">${esc(n)}</button>${isWinner ? " ★" : tie ? " =" : ""}</th>${cells}<td class="num"><b>${esc(totals[n])}</b></td></tr>`;
+    };
     const ties = nodes.filter((n) => n !== winner && totals[n] === best).length;
     const tools = el("div.detail-tools",
       el("span", "Show"),
@@ -338,21 +336,19 @@ export class CyclePanel {
         onchange: () => { this.scoreMode = m; this.userMode = true; this.rerender(); },
       }), m)),
       winner ? el("span", "★ winner ", el("b", winner), ties ? `, = ${ties} tie(s) broken by the seed` : "") : null);
-    const table = el("table.data.scores", { "aria-label": "Score table" },
-      el("thead", modes.length > 1 ? [head1, head2] : [head2]), el("tbody", body));
-    return el("div", tools, el("div.score-wrap", table, hidden ? this.moreButton("scores", hidden) : null));
-  }
-
-  /** Big tables show their first rows; the rest on request (500 nodes stay quick). */
-  rowCap(table) {
-    return (this.expanded || {})[table] ? Infinity : 60;
-  }
-
-  moreButton(table, hidden) {
-    return el("button.small", {
-      type: "button", style: "margin:.4rem", "aria-label": `Show ${hidden} more rows`,
-      onclick: () => { this.expanded = { ...(this.expanded || {}), [table]: true }; this.rerender(); },
-    }, `Show ${hidden} more rows`);
+    const wrap = el("div.score-wrap");
+    const thead = el("thead", modes.length > 1 ? [head1, head2] : [head2]);
+    fillRows(wrap, {
+      tableOpen: `<table class="data scores" aria-label="Score table" aria-rowcount="${sorted.length + 1}">`,
+      count: sorted.length, rowHtml, cols: plugins.length * modes.length + 2,
+    });
+    // The head keeps its sort buttons' handlers: it goes in as elements, not markup.
+    wrap.querySelector("table").prepend(thead);
+    wrap.addEventListener("click", (event) => {
+      const b = event.target.closest("tbody button[data-node]");
+      if (b) this.onNode(b.dataset.node);
+    });
+    return el("div", tools, wrap);
   }
 
   renderFocus(cycle, name) {

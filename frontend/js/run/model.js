@@ -1,22 +1,11 @@
 // What a cycle's trace (the simulate contract's CYCLE object) says at each extension point.
+import { POINT_LABELS } from "../config-model.js";
 import { shortPlugin } from "./decisions.js";
 
-export const POINTS = [
-  { id: "queueSort", label: "QueueSort" },
-  { id: "preEnqueue", label: "PreEnqueue" },
-  { id: "preFilter", label: "PreFilter" },
-  { id: "filter", label: "Filter" },
-  { id: "postFilter", label: "PostFilter" },
-  { id: "preScore", label: "PreScore" },
-  { id: "score", label: "Score" },
-  { id: "normalizeScore", label: "NormalizeScore" },
-  { id: "reserve", label: "Reserve" },
-  { id: "permit", label: "Permit" },
-  { id: "preBind", label: "PreBind" },
-  { id: "bind", label: "Bind" },
-  { id: "postBind", label: "PostBind" },
-  { id: "unreserve", label: "Unreserve" },
-];
+// A cycle's points in the order they run; their labels are the configuration's own.
+const TRACE_POINTS = ["queueSort", "preEnqueue", "preFilter", "filter", "postFilter", "preScore",
+  "score", "normalizeScore", "reserve", "permit", "preBind", "bind", "postBind", "unreserve"];
+export const POINTS = TRACE_POINTS.map((id) => ({ id, label: POINT_LABELS[id] }));
 export const POINT_INDEX = Object.fromEntries(POINTS.map((p, i) => [p.id, i]));
 export const WHOLE = POINTS.length; // "the whole cycle": every point revealed
 
@@ -177,4 +166,69 @@ export function rejections(cycle, allNodes) {
     if (!last || last.code === "Success") return { node: name, plugin: "", point: "Filter", code: "Success", reasons: [] };
     return { node: name, plugin: last.plugin, point: "Filter", code: last.code, reasons: last.reasons || [] };
   });
+}
+
+const VERDICT_RANK = { selected: 0, nominated: 1, feasible: 2, filtered: 3, skipped: 4 };
+
+/** Where a node's verdict sorts: the winner, feasible nodes, rejected ones, then the rest. */
+export const verdictRank = (verdict) => VERDICT_RANK[(verdict || {}).cls] ?? 5;
+
+/**
+ * The Filter matrix's rows: the winner, the feasible nodes (best total first), then the
+ * rejected nodes grouped by the plugin that rejected them (biggest group first), then the
+ * nodes not evaluated. groups: [{plugin, count, names}] in that order. Unless `ranked`
+ * (the walk has not reached Score yet), the feasible nodes keep the cluster's order.
+ */
+export function filterOrder(cycle, allNodes, { ranked = true } = {}) {
+  const trails = filterTrails(cycle);
+  const totals = (cycle && cycle.totalScore) || {};
+  const feasible = [];
+  const byPlugin = new Map();
+  const notEvaluated = [];
+  for (const name of allNodes) {
+    const trail = trails[name];
+    if (!trail) {
+      notEvaluated.push(name);
+      continue;
+    }
+    const last = trail[trail.length - 1];
+    if (!last || last.code === "Success") feasible.push(name);
+    else byPlugin.set(last.plugin, [...(byPlugin.get(last.plugin) || []), name]);
+  }
+  const winner = cycle && cycle.node;
+  if (ranked) feasible.sort((a, b) => (b === winner) - (a === winner) || (totals[b] ?? -1) - (totals[a] ?? -1));
+  const groups = [...byPlugin.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  return {
+    feasible,
+    groups: groups.map(([plugin, names]) => ({ plugin, count: names.length, names })),
+    notEvaluated,
+  };
+}
+
+/** The point a whole cycle opens on: where its story is told. */
+export function defaultPoint(cycle) {
+  if (!cycle) return null;
+  if (cycle.preemption) return POINT_INDEX.postFilter;
+  const scored = (cycle.score && Object.keys(cycle.score).length) || (cycle.topScores && cycle.topScores.length);
+  if (cycle.outcome === "Bound" && scored) return POINT_INDEX.normalizeScore;
+  if (!cycle.outcome && entries(cycle, "permit").some((e) => e.code === "Wait")) return POINT_INDEX.permit;
+  if (cycle.outcome === "Rejected") {
+    for (const id of ["permit", "reserve"]) if (entries(cycle, id).length) return POINT_INDEX[id];
+  }
+  return POINT_INDEX.filter;
+}
+
+/**
+ * When the cycle's outcome was decided on the virtual clock. A pod that waited on Permit
+ * gets its verdict later than the cycle began: the stream says when (endTime); a stored
+ * trace only says how long the wait could last, which is when a timeout struck.
+ */
+export function endTime(cycle) {
+  if (!cycle) return null;
+  if (typeof cycle.endTime === "number") return cycle.endTime;
+  const wait = entries(cycle, "permit").find((e) => e.code === "Wait");
+  if (wait && cycle.outcome && cycle.outcome !== "Bound" && /timeout/.test(cycle.message || "")) {
+    return cycle.time + (wait.timeout || 0);
+  }
+  return cycle.time;
 }

@@ -10,7 +10,7 @@ function row(pod, meta, reason, extraCls = "") {
   const reasonHtml = reason ? `<span class="reason">${esc(reason)}</span>` : "";
   const cls = reason ? `stack-item ${extraCls}` : extraCls;
   return `<li tabindex="0" class="${cls}" data-pod="${esc(pod)}" title="${esc(reason || pod)}">`
-    + `<span class="row" style="justify-content:space-between;gap:.3rem;flex-wrap:nowrap"><span class="pod">${esc(pod)}</span><span class="meta">${esc(meta)}</span></span>${reasonHtml}</li>`;
+    + `<span class="qrow"><span class="pod">${esc(pod)}</span><span class="meta">${esc(meta)}</span></span>${reasonHtml}</li>`;
 }
 
 export class QueuesView {

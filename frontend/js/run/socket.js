@@ -1,6 +1,16 @@
 // The run's websocket: snapshot on connect, batched frames, controls and cycle_detail
 // requests; reconnects with a growing delay and asks for a fresh snapshot each time.
 
+/** Puts a part's items back where its `path` says, into a frame split by the server. */
+export function fill(target, part) {
+  let holder = target;
+  const path = part.path || [];
+  for (const key of path.slice(0, -1)) holder = holder[key] = holder[key] || {};
+  const last = path[path.length - 1];
+  if (Array.isArray(part.items)) holder[last] = [...(holder[last] || []), ...part.items];
+  else holder[last] = { ...(holder[last] || {}), ...part.items };
+}
+
 /** What detail() gives for a cycle the server does not have (yet). */
 export const NOT_FOUND = Object.freeze({ notFound: true });
 
@@ -13,6 +23,7 @@ export class RunSocket {
     this.closed = false;
     this.lastSeq = null;
     this.pendingDetails = new Map(); // index -> [resolve, ...]
+    this.partialDetails = new Map(); // index -> {cycle, remaining}: a trace arriving in parts
   }
 
   connect() {
@@ -85,7 +96,20 @@ export class RunSocket {
       case "cycle_detail": {
         const cycle = msg.cycle || msg.trace || null;
         const index = cycle ? cycle.index : msg.index;
-        this.resolveDetail(index, cycle);
+        // A large trace comes in pieces: its maps and lists follow in cycle_detail_part frames.
+        if (msg.parts) this.partialDetails.set(index, { cycle, remaining: msg.parts });
+        else this.resolveDetail(index, cycle);
+        break;
+      }
+      case "cycle_detail_part": {
+        const pending = this.partialDetails.get(msg.index);
+        if (!pending) break;
+        fill(pending.cycle, msg);
+        pending.remaining -= 1;
+        if (pending.remaining <= 0) {
+          this.partialDetails.delete(msg.index);
+          this.resolveDetail(msg.index, pending.cycle);
+        }
         break;
       }
       case "error":
@@ -104,12 +128,7 @@ export class RunSocket {
 
   addPart(part) {
     if (!this.partial) return;
-    let holder = this.partial;
-    const path = part.path || [];
-    for (const key of path.slice(0, -1)) holder = holder[key] = holder[key] || {};
-    const last = path[path.length - 1];
-    if (Array.isArray(part.items)) holder[last] = [...(holder[last] || []), ...part.items];
-    else holder[last] = { ...(holder[last] || {}), ...part.items };
+    fill(this.partial, part);
     this.remaining -= 1;
     if (this.remaining <= 0) {
       const snap = this.partial;
@@ -141,6 +160,7 @@ export class RunSocket {
   }
 
   failDetails() {
+    this.partialDetails.clear();
     for (const index of Array.from(this.pendingDetails.keys())) this.resolveDetail(index, null);
   }
 

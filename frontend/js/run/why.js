@@ -2,6 +2,8 @@
 // the first plugin that rejected it.
 import { el, fmtTime } from "../util.js";
 import { rejections } from "./model.js";
+import { esc } from "./nodes.js";
+import { fillRows } from "./virtual.js";
 
 function queueOf(queues, pod) {
   for (const [name, list] of Object.entries(queues || {})) {
@@ -12,11 +14,11 @@ function queueOf(queues, pod) {
 }
 
 /**
- * ctx: {rows, meta, state, nodes (names), detail(index) -> Promise<trace>, jump(index), upTo}
+ * ctx: {records, meta, state, nodes (names), detail(index) -> Promise<trace>, jump(index), upTo}
  * upTo: only cycles up to this index count (the history position).
  */
 export async function explain(ctx, pod) {
-  const rows = ctx.rows.filter((r) => r[2] === pod && r[0] <= ctx.upTo);
+  const rows = ctx.records.filter((r) => r.pod === pod && r.index <= ctx.upTo);
   const bound = (ctx.state && ctx.state.bindings || {})[pod];
   const metaPod = ctx.meta.pods[pod];
   const parts = [];
@@ -26,8 +28,8 @@ export async function explain(ctx, pod) {
   }
   const last = rows[rows.length - 1];
   const jump = (i) => el("button.link-btn", { type: "button", onclick: () => ctx.jump(i), "aria-label": `Show cycle ${i}` }, `cycle #${i}`);
-  if (last && last[3] === "Bound") {
-    return el("p", el("b", pod), ` is not pending: it was bound to ${last[4]} in `, jump(last[0]),
+  if (last && last.outcome === "Bound") {
+    return el("p", el("b", pod), ` is not pending: it was bound to ${last.node} in `, jump(last.index),
       rows.length > 1 ? ` after ${rows.length - 1} failed attempt(s).` : ".");
   }
   if (bound && ctx.upTo >= ctx.latest) {
@@ -42,11 +44,11 @@ export async function explain(ctx, pod) {
     if (queue === "waitingOnPermit") return el("p", el("b", pod), ` is waiting on Permit at ${entry.node}.`);
     return el("p", el("b", pod), ` has not been attempted yet${queue ? ` (it is in ${queue})` : ""}.`);
   }
-  parts.push(el("p", el("b", pod), ` — latest attempt `, jump(last[0]), ` at t=${fmtTime(last[1])}: `,
-    el(`span.outcome.${last[3]}`, last[3]), rows.length > 1 ? ` (${rows.length} attempts)` : "",
+  parts.push(el("p", el("b", pod), ` — latest attempt `, jump(last.index), ` at t=${fmtTime(last.time)}: `,
+    el(`span.outcome.${last.outcome || "pending"}`, last.outcome || "pending"), rows.length > 1 ? ` (${rows.length} attempts)` : "",
     queue ? ` · now in ${queue}` : ""));
   if (queue === "waitingOnPermit") parts.push(el("p", `Waiting on Permit at ${entry.node}.`));
-  const trace = await ctx.detail(last[0]);
+  const trace = await ctx.detail(last.index);
   if (!trace) {
     parts.push(el("p.status.error", "The cycle's detail could not be loaded."));
     return el("div", parts);
@@ -64,11 +66,20 @@ export async function explain(ctx, pod) {
     groups[key] = (groups[key] || 0) + 1;
   }
   parts.push(el("p.small", Object.entries(groups).map(([p, n]) => el("span.badge", `${p}: ${n}`)), " "));
-  parts.push(el("div.table-wrap", { style: "max-height:18rem" }, el("table.data", { "aria-label": `First plugin that rejected ${pod} per node` },
-    el("thead", el("tr", el("th", "node"), el("th", "first rejecting plugin"), el("th", "reason"))),
-    el("tbody", all.map((r) => el("tr", { "data-node": r.node },
-      el("td", r.node),
-      el("td", r.code === "Success" ? el("span.code-Success", "feasible") : r.plugin ? el("code", `${r.point ? `${r.point}/` : ""}${r.plugin}`) : el("span.muted", "—")),
-      el("td.small", r.reasons.join("; "))))))));
+  // Rejected nodes first, grouped by the plugin that rejected them; a window of rows at a time.
+  const rank = (r) => (r.code === "Success" ? 2 : r.plugin ? 0 : 1);
+  all.sort((x, y) => rank(x) - rank(y) || (groups[y.plugin] || 0) - (groups[x.plugin] || 0) || x.plugin.localeCompare(y.plugin));
+  const wrap = el("div.table-wrap", { style: "max-height:18rem" });
+  fillRows(wrap, {
+    tableOpen: `<table class="data" aria-label="First plugin that rejected ${esc(pod)} per node"><thead><tr><th>node</th><th>first rejecting plugin</th><th>reason</th></tr></thead>`,
+    count: all.length, cols: 3,
+    rowHtml: (i) => {
+      const r = all[i];
+      const who = r.code === "Success" ? '<span class="code-Success">feasible</span>'
+        : r.plugin ? `<code>${esc(`${r.point ? `${r.point}/` : ""}${r.plugin}`)}</code>` : '<span class="muted">—</span>';
+      return `<tr data-node="${esc(r.node)}"><td>${esc(r.node)}</td><td>${who}</td><td class="small">${esc(r.reasons.join("; "))}</td></tr>`;
+    },
+  });
+  parts.push(wrap);
   return el("div", parts);
 }

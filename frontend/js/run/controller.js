@@ -1,0 +1,424 @@
+// The run view's controller: talks to the server (the websocket first, REST when it has not
+// said enough), keeps the store up to date and moves the viewer through the run.
+//
+// Its API is what the page and any presenter tooling use: step(), nextPoint(), run(speed),
+// pause(), reset(), seek(index), focus(node), why(pod), and subscribe(fn) to hear about
+// every change (fn gets the controller; the page renders from controller.store).
+import { api } from "../api.js";
+import { urls } from "../urls.js";
+import { applyPodEvent } from "./history.js";
+import { POINT_INDEX, WHOLE, walkable } from "./model.js";
+import { NOT_FOUND, RunSocket } from "./socket.js";
+import { RunStore } from "./store.js";
+
+const STEP_TIMEOUT_MS = 6000;
+
+export class RunController {
+  constructor(runId) {
+    this.runId = runId;
+    this.store = new RunStore();
+    this.listeners = new Set();
+    this.message = { text: "", kind: "" };
+    this.connection = "connecting";
+    this.running = false; // stepping in a loop from the page
+    this.serverRun = false; // "as fast as possible": the server runs, the stream reports
+    this.waiters = [];
+    this.inflight = new Map();
+    this.focusNode = null;
+    this.whyPod = null;
+    this.stateTimer = null;
+    this.stateAt = 0;
+    this.detailTimer = null;
+    this.lastDetailAt = 0;
+    this.socket = new RunSocket(urls.runSocket(runId), this.socketHandlers());
+  }
+
+  // --- listeners --------------------------------------------------------------------------
+
+  subscribe(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  changed() {
+    for (const fn of this.listeners) fn(this);
+  }
+
+  say(text, kind = "") {
+    this.message = { text, kind };
+    this.changed();
+  }
+
+  get isRunning() {
+    return this.running || this.serverRun;
+  }
+
+  /** Whether the run is running as far as the buttons go (the server may be running it). */
+  get busy() {
+    return this.running || Boolean(this.store.run && this.store.run.status === "running");
+  }
+
+  // --- start ------------------------------------------------------------------------------
+
+  async start() {
+    const S = this.store;
+    try {
+      const [run, meta] = await Promise.all([api.get(urls.run(this.runId)), api.get(urls.runObjects(this.runId))]);
+      this.applyRun(run);
+      S.setMeta(meta);
+    } catch (err) {
+      this.say(`Could not load the run: ${err.message}`, "error");
+    }
+    await this.loadTimeline();
+    this.refreshState(true);
+    this.socket.connect();
+    this.changed();
+  }
+
+  // --- run row and state ------------------------------------------------------------------
+
+  applyRun(run, { live = true } = {}) {
+    const S = this.store;
+    if (!run) return;
+    // A REST answer may predate the socket's latest word on a server-side run: keep the latter.
+    if (!live && this.serverRun && run.status !== "finished") run = { ...run, status: S.run ? S.run.status : run.status };
+    const was = S.run ? S.run.status : "";
+    S.run = { ...(S.run || {}), ...run };
+    // A server-side run ends when the stream says it left "running".
+    if ((live || S.run.status === "finished") && this.serverRun && was === "running" && S.run.status && S.run.status !== "running") {
+      this.serverRun = false;
+      this.running = false;
+      this.say(S.run.status === "finished" ? "The run has finished." : S.run.status === "failed" ? "" : "Paused.");
+      this.refreshState(true);
+    }
+  }
+
+  applyState(state) {
+    if (this.store.applyState(state)) this.loadTimeline();
+  }
+
+  async loadTimeline() {
+    try {
+      const data = await api.get(urls.runTimeline(this.runId));
+      this.store.setTimeline(data.cycles);
+      this.changed();
+    } catch (err) {
+      this.say(`Could not load the cycles: ${err.message}`, "error");
+    }
+  }
+
+  /** The engine's state over REST, every node of it (the socket's snapshot is capped). */
+  refreshState(now = false) {
+    clearTimeout(this.stateTimer);
+    const wait = now ? 0 : Math.max(0, (this.isRunning ? 1500 : 600) - (performance.now() - this.stateAt));
+    this.stateTimer = setTimeout(async () => {
+      this.stateAt = performance.now();
+      const all = Math.max(1, this.store.nodeNames.length);
+      try {
+        const [run, state] = await Promise.all([
+          api.get(urls.run(this.runId)), api.get(`${urls.runState(this.runId)}?max_nodes=${all}`)]);
+        this.applyRun(run, { live: false });
+        this.applyState(state.state || state);
+        this.changed();
+      } catch (err) {
+        this.say(err.message, "error");
+      }
+    }, wait);
+  }
+
+  // --- cycle details ----------------------------------------------------------------------
+
+  /** The full trace of cycle `index`: from the cache, the socket, or REST. */
+  detail(index) {
+    const S = this.store;
+    if (S.details.has(index)) return Promise.resolve(S.details.get(index));
+    if (this.inflight.has(index)) return this.inflight.get(index);
+    const p = (async () => {
+      let trace = null;
+      for (let attempt = 0; attempt < 4 && !trace; attempt++) {
+        if (index > S.latest) break; // reset meanwhile: the cycle is gone, do not ask REST
+        const answer = await this.socket.detail(index);
+        if (answer === NOT_FOUND) {
+          // Not stored yet (or reset meanwhile): ask again shortly, never a 404 from REST.
+          await new Promise((r) => setTimeout(r, 300 * (attempt + 1)));
+          continue;
+        }
+        if (answer) {
+          trace = answer;
+          break;
+        }
+        if (index > S.latest) break;
+        try {
+          const body = await api.get(urls.runCycle(this.runId, index));
+          trace = body.trace || body;
+        } catch {
+          break;
+        }
+      }
+      if (trace && trace.index === undefined) trace.index = index;
+      S.remember(trace);
+      this.inflight.delete(index);
+      return trace || null;
+    })();
+    this.inflight.set(index, p);
+    return p;
+  }
+
+  loading(index) {
+    return this.inflight.has(index);
+  }
+
+  /** Fetch the viewed cycle's trace; while running fast, a few times a second at most. */
+  wantDetail() {
+    const index = this.store.viewed;
+    if (index < 0 || this.store.hasDetail(index) || this.inflight.has(index)) return;
+    const wait = this.isRunning ? Math.max(0, 1000 - (performance.now() - this.lastDetailAt)) : 0;
+    clearTimeout(this.detailTimer);
+    this.detailTimer = setTimeout(async () => {
+      this.lastDetailAt = performance.now();
+      await this.detail(this.store.viewed);
+      this.changed();
+    }, wait);
+  }
+
+  // --- the socket -------------------------------------------------------------------------
+
+  socketHandlers() {
+    return {
+      open: () => { this.connection = "live"; this.changed(); },
+      close: () => { this.connection = "down"; this.changed(); },
+      snapshot: (m) => this.onSnapshot(m),
+      batch: (m) => {
+        for (const ev of m.events || []) this.onEvent(ev);
+        this.refreshState();
+        this.changed();
+      },
+      message: (m) => {
+        if (m.type === "ack") {
+          this.applyRun(m.run);
+          this.changed();
+        }
+      },
+      error: (m) => {
+        this.say(m.message || m.detail || "error", "error");
+        if (["step", "run", "reset"].includes(m.action)) {
+          // The control was refused (busy, finished, forbidden): stop whatever waited on it.
+          for (const w of this.waiters) w.resolve(false);
+          this.waiters = [];
+          this.running = false;
+          this.serverRun = false;
+        }
+        this.resolveWaiters();
+        this.changed();
+      },
+    };
+  }
+
+  onSnapshot(m) {
+    const S = this.store;
+    this.applyRun(m.run);
+    // The snapshot is where the run is now (after a reset: at the start).
+    const cycles = m.state && typeof m.state.cycles === "number" ? m.state.cycles : m.run && m.run.cycles;
+    if (typeof cycles === "number" && cycles < S.latest + 1) S.truncate(cycles);
+    for (const c of m.cycles || []) S.takeSummary(c);
+    this.applyState(m.state);
+    const have = m.state && m.state.nodes ? m.state.nodes.length : 0;
+    if (have < S.nodeNames.length) this.refreshState(true);
+    this.resolveWaiters();
+    this.changed();
+  }
+
+  onEvent(ev) {
+    const S = this.store;
+    const data = ev.data && typeof ev.data === "object" ? ev.data : ev;
+    if (ev.kind === "cycle") {
+      S.takeSummary(data);
+      this.resolveWaiters();
+    } else if (ev.kind === "pod") {
+      applyPodEvent(this.store.live, this.store.meta, data);
+    } else if (ev.kind === "progress") {
+      this.applyRun(data.run || data);
+      if (data.state) this.applyState(data.state);
+      this.resolveWaiters();
+    }
+  }
+
+  // --- controls ---------------------------------------------------------------------------
+
+  resolveWaiters() {
+    const keep = [];
+    for (const w of this.waiters) {
+      if (this.store.latest > w.after || this.store.finished) w.resolve(true);
+      else keep.push(w);
+    }
+    this.waiters = keep;
+  }
+
+  /** Send a control; over the socket when it is up, else through REST. */
+  async control(action, cycles) {
+    const body = cycles ? { action, cycles } : { action };
+    if (this.socket.send(body)) return;
+    let rest = action;
+    if (action === "run") rest = this.store.run && this.store.run.status === "paused" ? "resume" : "start";
+    await api.post(urls.runAction(this.runId, rest), cycles ? { cycles } : {});
+    this.refreshState(true);
+  }
+
+  /** One engine cycle; resolves when the cycle has arrived (or the run is over). */
+  stepEngine() {
+    const after = this.store.latest;
+    return new Promise((resolve) => {
+      const w = { after, resolve };
+      this.waiters.push(w);
+      this.control("step", 1).catch((err) => { this.say(err.message, "error"); resolve(false); });
+      setTimeout(async () => {
+        if (!this.waiters.includes(w)) return;
+        // No event in time: ask REST what happened.
+        await this.loadTimeline();
+        this.refreshState(true);
+        this.waiters = this.waiters.filter((x) => x !== w);
+        resolve(this.store.latest > after);
+      }, STEP_TIMEOUT_MS);
+    });
+  }
+
+  refuseFinished(what = "Reset to start again.") {
+    if (!this.store.finished) return false;
+    this.say(`The run has finished: nothing left to schedule. ${what}`);
+    return true;
+  }
+
+  /** The next cycle, shown whole: the next one in history, or a new one from the engine. */
+  async step() {
+    const S = this.store;
+    S.point = null;
+    if (S.inHistory) {
+      S.seek(S.viewIndex + 1);
+      this.changed();
+      return;
+    }
+    if (this.refuseFinished()) return;
+    S.viewIndex = null;
+    S.cursor = WHOLE;
+    this.say("Scheduling one cycle…", "busy");
+    const ok = await this.stepEngine();
+    if (ok) this.say("");
+    else if (this.message.kind !== "error") this.say(S.finished ? "The run has finished." : "No new cycle.");
+    this.refreshState(true);
+    this.changed();
+  }
+
+  /** The next extension point of the viewed cycle; past its end, the next cycle's first. */
+  async nextPoint() {
+    const S = this.store;
+    const cycle = S.cycle(S.viewed);
+    if (cycle && S.cursor < WHOLE) {
+      const next = walkable(cycle).find((i) => i > S.cursor);
+      // At the last point the finished cycle shows whole before the walk moves on.
+      S.cursor = next === undefined ? WHOLE : next;
+      S.point = next === undefined ? null : next;
+      this.changed();
+      return;
+    }
+    if (S.inHistory) {
+      S.viewIndex += 1;
+      if (S.viewIndex >= S.latest) S.viewIndex = null;
+    } else {
+      if (this.refuseFinished()) return;
+      S.viewIndex = null;
+      this.say("Scheduling one cycle…", "busy");
+      const before = S.latest;
+      await this.stepEngine();
+      if (S.latest > before) this.say("");
+      else if (this.message.kind !== "error") this.say("The run has finished.");
+      if (S.latest === before) return;
+    }
+    S.cursor = POINT_INDEX.queueSort;
+    S.point = S.cursor;
+    this.changed();
+    await this.detail(S.viewed);
+    this.changed();
+  }
+
+  /** Run to the end: stepping every `speed` ms, or (speed 0) on the server. */
+  async run(speed) {
+    const S = this.store;
+    if (this.running) return;
+    if (this.refuseFinished("Reset to run it again.")) return;
+    this.running = true;
+    S.seek(S.latest);
+    this.say("Running…", "busy");
+    try {
+      if (speed === 0) {
+        this.serverRun = true;
+        await this.control("run");
+        S.run = { ...S.run, status: "running" };
+        return; // progress events and state refreshes take it from here
+      }
+      while (this.running && !S.finished) {
+        const started = performance.now();
+        if (!(await this.stepEngine())) break;
+        const wait = speed - (performance.now() - started);
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+      this.running = false;
+      this.say(S.finished ? "The run has finished." : "Paused.");
+    } catch (err) {
+      this.running = false;
+      this.say(err.message, "error");
+    }
+    this.refreshState(true);
+  }
+
+  async pause() {
+    const serverRun = this.serverRun || (this.store.run && this.store.run.status === "running");
+    this.running = false;
+    this.serverRun = false;
+    if (serverRun) await this.control("pause").catch((err) => this.say(err.message, "error"));
+    this.say("Paused.");
+    this.refreshState(true);
+  }
+
+  async reset() {
+    const S = this.store;
+    this.running = false;
+    this.say("Resetting…", "busy");
+    try {
+      await this.control("reset");
+    } catch (err) {
+      this.say(err.message, "error");
+      return;
+    }
+    S.truncate(0);
+    S.summaries.clear();
+    S.details.clear();
+    this.whyPod = null;
+    // The reset task runs in the background: ask again shortly.
+    setTimeout(() => { this.refreshState(true); this.loadTimeline(); }, 400);
+    setTimeout(() => { this.refreshState(true); this.say("Reset: back to the start."); }, 1200);
+    this.changed();
+  }
+
+  seek(index) {
+    if (this.store.seek(index)) this.changed();
+  }
+
+  /** Walk-view clicks: while walking a cycle the walk moves there; on a whole cycle only the
+   *  point whose detail is shown changes (the outcome stays in view). */
+  showPoint(i) {
+    const S = this.store;
+    if (S.cursor < WHOLE) S.cursor = i;
+    S.point = i;
+    this.changed();
+  }
+
+  focus(name) {
+    this.focusNode = name;
+    this.changed();
+  }
+
+  why(pod) {
+    this.whyPod = pod;
+    this.changed();
+  }
+}

@@ -1,0 +1,86 @@
+// What each node shows at the viewed position: its verdict in the cycle, pods (new, victim,
+// waiting on Permit), usage and marks. Plain data for the card grid and the map.
+import { fmtTime } from "../util.js";
+import {
+  livePlacement, nominations, permitWaiters, rebuiltPlacement, victimEnds,
+} from "./history.js";
+import { POINT_INDEX, nodeVerdicts } from "./model.js";
+
+/** A node's tooltip: labels, taints, cordon. */
+export function nodeTitle(name, m) {
+  if (!m) return name;
+  const labels = Object.entries(m.labels || {}).map(([k, v]) => `  ${k}=${v}`);
+  const taints = (m.taints || []).map((t) => `  ${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`);
+  return [name, m.unschedulable ? "unschedulable (cordoned)" : null, "labels:", ...(labels.length ? labels : ["  (none)"]),
+    "taints:", ...(taints.length ? taints : ["  (none)"])].filter(Boolean).join("\n");
+}
+
+function taintMark(m) {
+  const t = ((m || {}).taints || [])[0];
+  if (!t) return "";
+  const more = m.taints.length - 1;
+  return `taint ${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}${more ? ` +${more}` : ""}`;
+}
+
+/** Verdicts per node; while a run streams by only the selected node (the rest would flicker). */
+function verdictsAt(cycle, cursor, names, running) {
+  if (!running) return nodeVerdicts(cycle, cursor, names);
+  return new Map(cycle && cycle.node ? [[cycle.node, { cls: "selected", text: "★ selected", title: `Selected for ${cycle.pod}` }]] : []);
+}
+
+function podChip(p, ctx) {
+  const { ends, now, waiting, cycle, showNew, name } = ctx;
+  const short = p.pod.split("/").pop();
+  if (p.terminating) {
+    const end = ends.get(p.pod);
+    const left = end ? Math.max(0, end.end - now) : null;
+    return { pod: p.pod, cls: "victim", title: `${p.pod}: terminating (preempted${end ? ` by ${end.by}` : ""})${left !== null ? `, gone in ${fmtTime(left)}` : ""}`,
+      label: `${short}${left !== null ? ` ${fmtTime(left)}` : ""}` };
+  }
+  const wait = waiting.get(p.pod);
+  if (wait && wait.node === name) {
+    return { pod: p.pod, cls: "waiting", title: `${p.pod}: waiting on Permit (assumed on this node, not bound)`, label: `⧗ ${short}` };
+  }
+  if (showNew && name === cycle.node && p.pod === cycle.pod) return { pod: p.pod, cls: "new", title: `${p.pod}: placed in cycle #${cycle.index}` };
+  return { pod: p.pod, title: p.pod };
+}
+
+/**
+ * One model per node, in the cluster's order:
+ * {name, resources, pods, verdict, marks, unschedulable, title, search}.
+ * store: the RunStore; cycle: the viewed cycle; running: a run streams by.
+ */
+export function nodeModels(store, cycle, { running = false, search = new Map() } = {}) {
+  const S = store;
+  const names = S.nodeNames;
+  const verdicts = verdictsAt(cycle, S.cursor, names, running);
+  const args = { meta: S.meta, records: S.records, index: S.viewed, cycle, cursor: S.cursor };
+  const where = S.inHistory || !S.live.size ? rebuiltPlacement(args) : livePlacement({ ...args, live: S.live });
+  const queues = !S.inHistory && S.state ? S.state.queues : null;
+  const noms = nominations(queues);
+  const ctx = {
+    ends: victimEnds(S.records, S.meta, S.viewed),
+    now: S.inHistory ? (cycle ? cycle.time : 0) : (S.state ? S.state.time : 0),
+    waiting: permitWaiters(queues),
+    cycle,
+    showNew: Boolean(cycle && S.cursor >= POINT_INDEX.reserve && cycle.node),
+  };
+  return names.map((name) => {
+    const at = where.get(name) || { resources: {}, pods: [] };
+    const pods = at.pods.map((p) => podChip(p, { ...ctx, name }));
+    const nominated = noms.get(name);
+    const m = S.meta.nodes[name];
+    const marks = nominated ? `⚑ nominated: ${nominated.map((p) => p.split("/").pop()).join(", ")}`
+      : m && m.unschedulable ? "cordoned (spec.unschedulable)" : taintMark(m);
+    let verdict = verdicts.get(name);
+    if (nominated && !verdict) verdict = { cls: "nominated", text: "⚑ nominated" };
+    return {
+      name, resources: at.resources, pods, verdict, marks,
+      unschedulable: Boolean(m && m.unschedulable),
+      get title() {
+        return `${nodeTitle(name, m)}${verdict && verdict.title ? `\n\n${verdict.title}` : ""}\npods: ${at.pods.map((p) => p.pod).join(", ") || "(none)"}`;
+      },
+      search: search.get(name) || name,
+    };
+  });
+}
