@@ -32,8 +32,8 @@ from scheduler_core.framework.types import Resource
 from scheduler_core.loader import load_documents
 from scheduler_core.scheduler import Scheduler
 
-# settings has no LOGIN_URL of its own; DRF's session login page is always there.
-LOGIN_URL = "/api/auth/login/"
+# The app's own sign-in page (playground.workshops.pages.SignInView).
+LOGIN_URL = "/login/"
 # The compare view runs the engine twice inside the request: keep it to workshop sizes.
 COMPARE_MAX_NODES = 1000
 COMPARE_MAX_PODS = 3000

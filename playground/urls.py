@@ -18,6 +18,8 @@ urlpatterns = [
     path("api/auth/", include("rest_framework.urls")),
     # REST API: clusters, objects, profiles, runs, plugins (issue 6).
     path("api/", include("playground.api.urls")),
+    # Sign-in, join and workshop pages (issue 16).
+    path("", include("playground.workshops.pages")),
     # Browser pages and their JSON helpers (issue 8).
     path("", include("playground.pages")),
 ]

@@ -27,7 +27,7 @@ def post(client, url, body):
 def test_pages_need_a_login(client):
     response = client.get("/clusters/")
     assert response.status_code == 302
-    assert response["Location"].startswith("/api/auth/login/")
+    assert response["Location"].startswith("/login/")
     assert post(client, "/ui/profile/check/", {}).status_code == 403
 
 

@@ -1,0 +1,44 @@
+// The workshop list: the ones you lead or attend, and the form that creates one from lesson
+// clusters (yours and the shared demo lessons).
+
+import { api, getAll } from "../api.js";
+import { $, clear, el, setStatus } from "../util.js";
+
+async function drawList() {
+  const box = $("#workshop-list");
+  const workshops = await api.get("/api/workshops/");
+  clear(box);
+  if (!workshops.length) box.append(el("p.muted", "No workshops yet."));
+  for (const w of workshops) {
+    box.append(el("article.card", { dataset: { code: w.code } },
+      el("h3", el("a", { href: `/workshops/${w.code}/` }, w.title)),
+      el("p", el("b.join-code-small", w.code), ` · ${w.role} · ${w.state}`,
+        ` · ${w.lessons.length} lesson${w.lessons.length === 1 ? "" : "s"}`)));
+  }
+  if (workshops.some((w) => w.role === "attendee")) $("#create-panel").hidden = true;
+}
+
+async function drawChoices() {
+  const box = $("#lesson-choices");
+  const clusters = await getAll("/api/clusters/?page_size=200");
+  clear(box);
+  for (const c of clusters) {
+    box.append(el("label", el("input", { type: "checkbox", name: "lessons", value: c.id }),
+      ` ${c.name}`, c.description ? el("span.muted", ` — ${c.description.slice(0, 90)}`) : ""));
+  }
+}
+
+$("#create-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const lessons = [...form.querySelectorAll("input[name=lessons]:checked")].map((i) => Number(i.value));
+  try {
+    const w = await api.post("/api/workshops/", { title: form.title.value, hours: Number(form.hours.value), lessons });
+    location.href = `/workshops/${w.code}/`;
+  } catch (err) {
+    setStatus($("#create-status"), err.message, "error");
+  }
+});
+
+drawList();
+drawChoices();
