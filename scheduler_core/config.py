@@ -178,7 +178,7 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     errors: list[str] = []
     if raw.get("apiVersion", API_VERSION) != API_VERSION:
         errors.append(invalid("apiVersion", raw.get("apiVersion"),
-                              f"must be {API_VERSION}"))
+                              f"must be {API_VERSION}{_dropped_version_hint(raw)}"))
     cfg = Configuration(
         profiles=[],
         pod_initial_backoff_seconds=raw.get("podInitialBackoffSeconds", 1),
@@ -200,7 +200,7 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
         plugins = _merge_plugins(rp.get("plugins"), f"{path}.plugins", errors)
         percentage = _percentage(rp.get("percentageOfNodesToScore"),
                                  f"{path}.percentageOfNodesToScore", errors)
-        errors.extend(_removed_plugins(plugins, rp.get("pluginConfig"), path))
+        errors.extend(_removed_plugins(rp.get("plugins"), rp.get("pluginConfig"), path))
         profile = Profile(
             scheduler_name=name,
             plugins=plugins,
@@ -234,18 +234,65 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
 REMOVED_PLUGINS = ("AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits")
 _REMOVED = f'was invalid in version "{API_VERSION}" (KubeSchedulerConfiguration is version ' \
            f'"{API_VERSION}")'
+_CSI_LIMITS = "NodeVolumeLimits, in the default profile, applies the limits CSI drivers report"
+# Every plugin kube-scheduler has dropped: the release that removed it and what replaces it,
+# so that an old configuration (kube-scheduler-simulator's names EBSLimits) says what to do.
+REMOVED_IN = {
+    "AzureDiskLimits": ("v1.32", _CSI_LIMITS),
+    "CinderLimits": ("v1.32", _CSI_LIMITS),
+    "EBSLimits": ("v1.32", _CSI_LIMITS),
+    "GCEPDLimits": ("v1.32", _CSI_LIMITS),
+    "SelectorSpread": ("v1.29 (kubescheduler.config.k8s.io/v1 never had it)",
+                       "use PodTopologySpread, whose default constraints spread the same pods"),
+    "NodeLabel": ("v1.24", "use NodeAffinity with a node affinity term"),
+    "ServiceAffinity": ("v1.24", "use InterPodAffinity with a pod affinity term"),
+    "NodePreferAvoidPods": ("v1.24", "taint the node PreferNoSchedule instead"),
+    "NodeResourcesLeastAllocated": ("v1.23", "use NodeResourcesFit with scoringStrategy "
+                                             "LeastAllocated"),
+    "NodeResourcesMostAllocated": ("v1.23", "use NodeResourcesFit with scoringStrategy "
+                                            "MostAllocated"),
+    "RequestedToCapacityRatio": ("v1.23", "use NodeResourcesFit with scoringStrategy "
+                                          "RequestedToCapacityRatio"),
+    "DefaultPodTopologySpread": ("v1.20 (renamed SelectorSpread, itself removed in v1.29)",
+                                 "use PodTopologySpread with its default constraints"),
+}
+# Configuration versions kube-scheduler no longer reads, with the release that dropped each.
+DROPPED_VERSIONS = {
+    "kubescheduler.config.k8s.io/v1beta3": ("v1.29", ""),
+    "kubescheduler.config.k8s.io/v1beta2": (
+        "v1.28", "; mind that v1beta3 raised the default weights of TaintToleration to 3 and "
+                 "of NodeAffinity, PodTopologySpread and InterPodAffinity to 2"),
+}
 
 
-def _removed_plugins(plugins: dict[str, PluginSet], plugin_config, path: str) -> list[str]:
+def _dropped_version_hint(raw: dict) -> str:
+    dropped = DROPPED_VERSIONS.get(raw.get("apiVersion"))
+    if dropped is None:
+        return ""
+    release, caveat = dropped
+    return (f" (kube-scheduler dropped {raw['apiVersion']} in {release}; apiVersion "
+            f"{API_VERSION} takes the same profiles{caveat})")
+
+
+def _removed_message(name: str) -> str:
+    release, instead = REMOVED_IN[name]
+    text = f"{_REMOVED}: " if name in REMOVED_PLUGINS else ""
+    return f"{text}{name} was removed in kube-scheduler {release}; {instead}"
+
+
+def _removed_plugins(raw_plugins, plugin_config, path: str) -> list[str]:
+    """The configured (not defaulted) lists, so that a path's index is the user's own."""
     errors = []
-    for point in POINTS:  # every extension point but multiPoint, as validatePluginConfig
-        for j, ref in enumerate(plugins[point].enabled):
-            if ref.name in REMOVED_PLUGINS:
-                errors.append(invalid(f"{path}.plugins.{point}.enabled[{j}]", ref.name, _REMOVED))
+    for point in ["multiPoint", *POINTS]:
+        for j, ref in enumerate(((raw_plugins or {}).get(point) or {}).get("enabled") or []):
+            name = (ref or {}).get("name", "")
+            if name in REMOVED_IN:
+                errors.append(invalid(f"{path}.plugins.{point}.enabled[{j}]", name,
+                                      _removed_message(name)))
     for i, pc in enumerate(plugin_config or []):
         name = (pc or {}).get("name", "")
-        if name in REMOVED_PLUGINS:
-            errors.append(invalid(f"{path}.pluginConfig[{i}]", name, _REMOVED))
+        if name in REMOVED_IN:
+            errors.append(invalid(f"{path}.pluginConfig[{i}]", name, _removed_message(name)))
     return errors
 
 

@@ -93,6 +93,13 @@ def test_score_weights_that_could_overflow(weights):
     pytest.param({"apiVersion": "kubescheduler.config.k8s.io/v1beta3",
                   "kind": "KubeSchedulerConfiguration", "profiles": [profile()]},
                  'apiVersion: Invalid value: "kubescheduler.config.k8s.io/v1beta3": '
+                 "must be kubescheduler.config.k8s.io/v1 (kube-scheduler dropped "
+                 "kubescheduler.config.k8s.io/v1beta3 in v1.29; apiVersion "
+                 "kubescheduler.config.k8s.io/v1 takes the same profiles)",
+                 id="a v1beta3 configuration is told that v1 takes the same profiles"),
+    pytest.param({"apiVersion": "kubescheduler.config.k8s.io/v1alpha1",
+                  "kind": "KubeSchedulerConfiguration", "profiles": [profile()]},
+                 'apiVersion: Invalid value: "kubescheduler.config.k8s.io/v1alpha1": '
                  "must be kubescheduler.config.k8s.io/v1", id="another API version"),
 ])
 def test_field_errors(raw, want):
