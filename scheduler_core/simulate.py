@@ -8,8 +8,9 @@ from .config import parse_configuration
 from .errors import InputError
 from .framework.registry import default_registry
 from .loader import load_files
-from .observe import OutcomeObserver, TraceObserver
+from .observe import MultiObserver, OutcomeObserver, TraceObserver
 from .scheduler import Scheduler
+from .timeline.life import attach
 
 SCHEMA_VERSION = 1
 
@@ -21,7 +22,11 @@ class SimulationResult:
     outcomes: OutcomeObserver | None = None
 
     def head(self) -> dict:
-        return {"schemaVersion": SCHEMA_VERSION, "bindings": dict(self.scheduler.bindings)}
+        head = {"schemaVersion": SCHEMA_VERSION, "bindings": dict(self.scheduler.bindings)}
+        life = self.scheduler.life
+        if life is not None and life.steps:
+            head["timeline"] = life.to_json()
+        return head
 
     def counts(self) -> dict:
         bindings = self.scheduler.bindings
@@ -56,7 +61,9 @@ def build_scheduler(paths: list[str], *, config_file: str | None = None, seed: i
         if warn is not None:
             warn(line)
     config = parse_configuration(cluster.config, registry, file=cluster.config_file)
-    return Scheduler(cluster, config, seed=seed, observer=observer, registry=registry)
+    scheduler = Scheduler(cluster, config, seed=seed, observer=observer, registry=registry)
+    scheduler.life = attach(scheduler)
+    return scheduler
 
 
 def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
@@ -67,6 +74,9 @@ def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
     outcomes = OutcomeObserver() if summary else None
     scheduler = build_scheduler(paths, config_file=config_file, seed=seed,
                                 observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn)
+    if scheduler.life is not None:
+        scheduler.set_observer(MultiObserver(
+            [o for o in (trace or outcomes, scheduler.life.recorder) if o is not None]))
     scheduler.run(max_cycles)
     return SimulationResult(scheduler, trace, outcomes)
 

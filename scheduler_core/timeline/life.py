@@ -1,0 +1,100 @@
+"""A cluster that lives while the scheduler runs: its controllers, its taint manager, pods
+that finish, and the steps of its timelines at their virtual times."""
+from __future__ import annotations
+
+from ..errors import InputError
+from ..workloads.manager import ControllerManager, workload_rng
+from ..workloads.pods import RUN_SECONDS_ANNOTATION
+from .actions import ACTIONS, StepSkipped
+from .document import parse_timelines
+from .eviction import TaintManager
+from .informer import Informer
+from .recorder import TimelineRecorder
+from .world import LiveWorld
+
+
+class ClusterLife:
+    def __init__(self, scheduler, steps, timer=None):
+        self.s = scheduler
+        self.steps = steps
+        self.manager = scheduler.cluster.controllers or ControllerManager(workload_rng(0))
+        self.informer = Informer(scheduler, on_change=self.sync)
+        self.world = LiveWorld(self.informer, self.manager)
+        self.taints = TaintManager(scheduler, self.informer)
+        self.recorder = TimelineRecorder(scheduler, timer)
+        self._syncing = False
+        scheduler.bind_hooks.append(self._bound)
+        for step in steps:
+            scheduler.at(step.at, lambda step=step: self.apply(step))
+        for pi in list(self.informer.pods.values()):
+            if pi.uid in scheduler.cache.pods:
+                self._placed(pi)
+        for qpi in scheduler.queue.pending():
+            self.recorder.queue_event(qpi.queue, qpi, scheduler.clock)
+        self.recorder.sample(scheduler.clock)
+
+    def sync(self) -> None:
+        """Let every controller react; changes they make do not re-enter."""
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            self.manager.sync(self.world)
+        finally:
+            self._syncing = False
+
+    def apply(self, step) -> None:
+        try:
+            outcome = ACTIONS[step.action](self, step)
+        except StepSkipped as skipped:
+            outcome = f"skipped: {skipped}"
+        self.recorder.step_applied(step, self.s.clock, outcome)
+
+    def _placed(self, pi) -> None:
+        """A pod on a node: NoExecute taints may evict it, and it may run for a while."""
+        self.taints.pod_placed(pi)
+        seconds = ((pi.obj.get("metadata") or {}).get("annotations") or {}).get(
+            RUN_SECONDS_ANNOTATION)
+        if seconds is not None:
+            self.s.at(self.s.clock + float(seconds), lambda: self._finish(pi))
+
+    def _bound(self, pi) -> None:
+        self._placed(pi)
+        self.sync()
+
+    def _finish(self, pi) -> None:
+        if pi.key in self.informer.pods and not pi.terminating and pi.uid in self.s.cache.pods:
+            self.informer.complete_pod(pi)
+
+    def to_json(self) -> dict:
+        return self.recorder.to_json()
+
+
+def attach(scheduler, timer=None) -> ClusterLife | None:
+    """Bring the scheduler's cluster to life when it has timelines or workloads; checks every
+    step first (InputError). A cluster with neither runs exactly as before."""
+    cluster = scheduler.cluster
+    steps = parse_timelines(cluster)
+    if not steps and not (cluster.controllers and cluster.controllers.workloads):
+        return None
+    _check_run_seconds(cluster)
+    return ClusterLife(scheduler, steps, timer)
+
+
+def _check_run_seconds(cluster) -> None:
+    for obj in list(cluster.pods) + list(cluster.workloads):
+        meta = obj.get("metadata") or {}
+        template_meta = ((obj.get("spec") or {}).get("template") or {}).get("metadata") or {}
+        for where, notes in (("metadata", meta.get("annotations")),
+                                   ("spec.template.metadata", template_meta.get("annotations"))):
+            value = (notes or {}).get(RUN_SECONDS_ANNOTATION)
+            if value is None:
+                continue
+            try:
+                ok = float(value) >= 0
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                raise InputError(f"must be a non-negative number of seconds: {value!r}",
+                                 obj=f"{obj.get('kind')} {meta.get('name')}",
+                                 field=f"{where}.annotations[{RUN_SECONDS_ANNOTATION}]")
