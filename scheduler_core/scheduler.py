@@ -175,6 +175,7 @@ class Scheduler:
         self.event_cause = ""
         # Called with each pod once it is bound (the cluster's controllers watch bindings).
         self.bind_hooks: list = []
+        self.life = None    # a timeline.life.ClusterLife once the cluster has one
         self.extenders = extenders if extenders is not None else self._build_extenders()
         self.frameworks: dict[str, Framework] = {}
         for profile in self.config.profiles:
