@@ -33,6 +33,9 @@ DEFAULT_MULTI_POINT = [
     (names.VOLUME_ZONE, None),
     (names.POD_TOPOLOGY_SPREAD, 2),
     (names.INTER_POD_AFFINITY, 2),
+    # applyFeatureGates puts it before DefaultPreemption (DynamicResourceAllocation, GA in
+    # v1.34): deallocating an idle claim beats evicting a pod that may be doing useful work.
+    (names.DYNAMIC_RESOURCES, None),
     (names.DEFAULT_PREEMPTION, None),
     (names.NODE_RESOURCES_BALANCED_ALLOCATION, 1),
     (names.IMAGE_LOCALITY, 1),

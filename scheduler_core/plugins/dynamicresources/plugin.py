@@ -29,6 +29,9 @@ from .allocator import AllocationError, Allocator, allocated_devices
 
 NAME = names.DYNAMIC_RESOURCES
 STATE_KEY = NAME
+# fwk.ErrNotFound: CycleState has no state of ours when an earlier PreFilter ended the cycle;
+# PostFilter then fails with it, as in Go (and DefaultPreemption does not run).
+NOT_FOUND = "not found"
 
 
 class _State(StateData):
@@ -130,7 +133,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
     def filter(self, state, pod, node_info) -> Status | None:
         s = _state(state)
         if s is None:
-            return Status.as_error(f"{STATE_KEY} not found")
+            return Status.as_error(NOT_FOUND)
         if not s.claims:
             return None
         node = node_info.node
@@ -161,7 +164,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
     def post_filter(self, state, pod, node_to_status):
         s = _state(state)
         if s is None:
-            return None, Status.as_error(f"{STATE_KEY} not found")
+            return None, Status.as_error(NOT_FOUND)
         if not s.claims:
             return None, Status.unschedulable("no new claims to deallocate")
         # Go picks one at random (map order); the lowest index keeps runs reproducible.
@@ -180,7 +183,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
     def reserve(self, state, pod, node_name) -> Status | None:
         s = _state(state)
         if s is None:
-            return Status.as_error(f"{STATE_KEY} not found")
+            return Status.as_error(NOT_FOUND)
         pending = self._to_allocate(s) if s.claims else []
         if not pending:
             return None
@@ -223,7 +226,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
     def pre_bind(self, state, pod, node_name) -> Status | None:
         s = _state(state)
         if s is None:
-            return Status.as_error(f"{STATE_KEY} not found")
+            return Status.as_error(NOT_FOUND)
         for index, claim in enumerate(s.claims):
             if obj.is_reserved_for_pod(pod.uid, claim):
                 continue
