@@ -79,7 +79,7 @@ def cordon(life, step) -> str:
     """kubectl cordon sets spec.unschedulable; the node lifecycle controller then adds the
     unschedulable NoSchedule taint (TaintNodesByCondition)."""
     node = _node(life, step.fields["node"])
-    node["spec"]["unschedulable"] = True
+    node.setdefault("spec", {})["unschedulable"] = True
     _set_taints(node, _without_taint(node["spec"].get("taints") or [], UNSCHEDULABLE_TAINT, None)
                 + [{"key": UNSCHEDULABLE_TAINT, "effect": "NoSchedule"}])
     return _update_node(life, node)
