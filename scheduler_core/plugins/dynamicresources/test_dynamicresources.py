@@ -1,0 +1,221 @@
+"""DynamicResources, ported from dynamicresources_test.go's TestPlugin table.
+
+Each case runs the plugin's points in the scheduler's order on one node ("worker") and checks
+the status of each point and the claims afterwards, with Go's names: my-pod, my-resource,
+my-pod-my-resource, my-resource-class, some-driver.
+"""
+from __future__ import annotations
+
+import pytest
+
+from scheduler_core.framework.cycle_state import CycleState
+from scheduler_core.framework.handle import ClusterObjects, FakeHandle
+from scheduler_core.framework.snapshot import Snapshot
+from scheduler_core.framework.status import Code
+from scheduler_core.framework.types import PodInfo
+
+from . import new
+from .builders import device, device_class, request, resource_slice
+from .builders import node as make_node
+
+POD, UID, RESOURCE, CLAIM = "my-pod", "1234", "my-resource", "my-pod-my-resource"
+CLASS, DRIVER, WORKER = "my-resource-class", "some-driver", "worker"
+MY_CLASS = device_class(CLASS)
+WORKER_SLICE = resource_slice("worker-some-driver", WORKER, WORKER, DRIVER, device("instance-1"))
+
+
+def pod(*, template=False, in_status=True) -> PodInfo:
+    ref = {"name": RESOURCE}
+    ref["resourceClaimTemplateName" if template else "resourceClaimName"] = CLAIM
+    manifest = {"metadata": {"name": POD, "namespace": "default", "uid": UID},
+                "spec": {"containers": [{"name": "c"}], "resourceClaims": [ref]}}
+    if template and in_status:
+        manifest["status"] = {"resourceClaimStatuses": [{"name": RESOURCE,
+                                                         "resourceClaimName": CLAIM}]}
+    return PodInfo(manifest)
+
+
+def claim(*, allocated=False, reserved_for=(), owner_uid=UID, selectors=(), node_sel=None):
+    c = {"metadata": {"name": CLAIM, "namespace": "default",
+                      "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": POD,
+                                           "uid": owner_uid, "controller": True}]},
+         "spec": {"devices": {"requests": [request("req-1", CLASS, selectors=selectors)]}},
+         "status": {}}
+    if allocated:
+        c["status"]["allocation"] = {"devices": {"results": [
+            {"request": "req-1", "driver": DRIVER, "pool": WORKER, "device": "instance-1"}]},
+            **({"nodeSelector": node_sel} if node_sel else {})}
+    if reserved_for:
+        c["status"]["reservedFor"] = [{"resource": "pods", "name": n, "uid": u}
+                                      for n, u in reserved_for]
+    return c
+
+
+def setup(claims, classes=(MY_CLASS,), slices=(WORKER_SLICE,)):
+    objects = ClusterObjects()
+    for c in claims:
+        objects.resource_claims[f"default/{c['metadata']['name']}"] = c
+    objects.device_classes = {c["metadata"]["name"]: c for c in classes}
+    objects.resource_slices = list(slices)
+    node = make_node(WORKER, {"kubernetes.io/hostname": WORKER})
+    snapshot = Snapshot.from_objects([node], [])
+    return new({}, FakeHandle(snapshot, objects)), snapshot.get(WORKER)
+
+
+def run(plugin, node_info, p):
+    """PreEnqueue, PreFilter, Filter, then PostFilter or Reserve and PreBind, as the
+    scheduler does; returns {point: (code, reasons)} for the points that ran."""
+    out = {}
+
+    def record(point, status):
+        out[point] = (Code.SUCCESS, []) if status is None else (status.code, status.reasons)
+        return status is None or status.code == Code.SUCCESS
+    if not record("preenqueue", plugin.pre_enqueue(p)):
+        return out
+    state = CycleState()
+    _, status = plugin.pre_filter(state, p, [node_info])
+    if not record("prefilter", status):
+        if status.code == Code.SKIP:
+            record("postfilter", plugin.post_filter(state, p, None)[1])
+        return out
+    status = plugin.filter(state, p, node_info)
+    if not record("filter", status):
+        if status.code != Code.ERROR:  # an error ends the cycle before PostFilter
+            record("postfilter", plugin.post_filter(state, p, None)[1])
+        return out
+    if record("reserve", plugin.reserve(state, p, WORKER)):
+        record("prebind", plugin.pre_bind(state, p, WORKER))
+    return out
+
+
+UNRESOLVABLE = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+IN_USE = claim(allocated=True, reserved_for=[("other", "other-uid")] * 256)
+
+
+@pytest.mark.parametrize("p,claims,want", [
+    pytest.param(PodInfo({"metadata": {"name": "foo", "namespace": "default"},
+                          "spec": {"containers": [{"name": "c"}]}}), [],
+                 {"preenqueue": (Code.SUCCESS, []), "prefilter": (Code.SKIP, []),
+                  "postfilter": (Code.UNSCHEDULABLE, ["no new claims to deallocate"])},
+                 id="empty"),
+    pytest.param(pod(template=True, in_status=False), [claim(allocated=True)],
+                 {"preenqueue": (UNRESOLVABLE,
+                                 ['pod "default/my-pod": ResourceClaim not created yet'])},
+                 id="missing-claim"),
+    pytest.param(pod(), [], {"preenqueue": (UNRESOLVABLE, [
+        'could not find ResourceClaim "default/my-pod-my-resource"'])},
+                 id="claim reference to a claim that does not exist"),
+    pytest.param(pod(template=True), [claim(owner_uid=UID + "123")],
+                 {"preenqueue": (UNRESOLVABLE, [
+                     "ResourceClaim default/my-pod-my-resource was not created for pod "
+                     "default/my-pod (pod is not owner)"])}, id="wrong-claim"),
+    pytest.param(pod(), [IN_USE],
+                 {"preenqueue": (Code.SUCCESS, []),
+                  "prefilter": (UNRESOLVABLE, ["resourceclaim in use"])}, id="in-use"),
+    pytest.param(pod(), [claim()], {"preenqueue": (Code.SUCCESS, []),
+                                    "prefilter": (Code.SUCCESS, []),
+                                    "filter": (UNRESOLVABLE, ["cannot allocate all claims"]),
+                                    "postfilter": (Code.UNSCHEDULABLE,
+                                                   ["still not schedulable"])},
+                 id="structured-no-resources"),
+    pytest.param(pod(), [claim(allocated=True, node_sel={"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "no-such-label", "operator": "In",
+                               "values": ["no-such-value"]}]}]})],
+                 {"preenqueue": (Code.SUCCESS, []), "prefilter": (Code.SUCCESS, []),
+                  "filter": (UNRESOLVABLE, ["resourceclaim not available on the node"]),
+                  "postfilter": (Code.UNSCHEDULABLE,
+                                 ["deallocation of ResourceClaim completed"])},
+                 id="wrong-topology: the idle claim gets deallocated"),
+    pytest.param(pod(), [claim(allocated=True, node_sel={"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "kubernetes.io/hostname", "operator": "In",
+                               "values": [WORKER]}]}]})],
+                 {"preenqueue": (Code.SUCCESS, []), "prefilter": (Code.SUCCESS, []),
+                  "filter": (Code.SUCCESS, []), "reserve": (Code.SUCCESS, []),
+                  "prebind": (Code.SUCCESS, [])}, id="good-topology"),
+    pytest.param(pod(), [claim(selectors=['device.attributes["some-driver"].nosuchattr'])],
+                 {"preenqueue": (Code.SUCCESS, []), "prefilter": (Code.SUCCESS, []),
+                  "filter": (Code.ERROR, [
+                      "claim default/my-pod-my-resource: selector #0 on device "
+                      "some-driver/worker/instance-1: CEL runtime error: no such key: "
+                      "nosuchattr"])}, id="CEL-runtime-error"),
+])
+def test_plugin(p, claims, want, request):
+    # Go's structured-no-resources case has no ResourceSlice at all.
+    no_slices = request.node.callspec.id == "structured-no-resources"
+    plugin, node_info = setup(claims, slices=() if no_slices else (WORKER_SLICE,))
+    assert run(plugin, node_info, p) == want
+
+
+def test_missing_class_is_unschedulable_at_prefilter():
+    plugin, node_info = setup([claim()], classes=())
+    assert run(plugin, node_info, pod())["prefilter"] == (
+        UNRESOLVABLE, ["request req-1: device class my-resource-class does not exist"])
+
+
+def test_deleted_claim_is_reported_at_preenqueue():
+    c = claim(allocated=True)
+    c["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    plugin, node_info = setup([c])
+    assert run(plugin, node_info, pod(template=True))["preenqueue"] == (
+        UNRESOLVABLE, ['resourceclaim "my-pod-my-resource" is being deleted'])
+
+
+@pytest.mark.parametrize("template", [False, True], ids=["claim-reference", "claim-template"])
+def test_allocated_claim_is_only_reserved_at_prebind(template):
+    c = claim(allocated=True)
+    plugin, node_info = setup([c])
+    assert run(plugin, node_info, pod(template=template))["prebind"] == (Code.SUCCESS, [])
+    assert c["status"]["reservedFor"] == [{"resource": "pods", "name": POD, "uid": UID}]
+
+
+def test_structured_with_resources_allocates_at_reserve_and_writes_at_prebind():
+    c = claim()
+    plugin, node_info = setup([c])
+    state, p = CycleState(), pod()
+    plugin.pre_filter(state, p, [node_info])
+    assert plugin.filter(state, p, node_info) is None
+    assert plugin.reserve(state, p, WORKER) is None
+    assert "allocation" not in c["status"]                  # only assumed, in flight
+    assert list(plugin.in_flight) == ["default/my-pod-my-resource"]
+    assert plugin.pre_bind(state, p, WORKER) is None
+    assert c["status"]["allocation"]["devices"]["results"] == [
+        {"request": "req-1", "driver": DRIVER, "pool": WORKER, "device": "instance-1"}]
+    assert c["status"]["reservedFor"] == [{"resource": "pods", "name": POD, "uid": UID}]
+    assert c["metadata"]["finalizers"] == ["resource.kubernetes.io/delete-protection"]
+    assert plugin.in_flight == {}
+
+
+def test_unreserve_drops_the_in_flight_allocation_and_the_reservation():
+    c = claim()
+    plugin, node_info = setup([c])
+    state, p = CycleState(), pod()
+    plugin.pre_filter(state, p, [node_info])
+    plugin.filter(state, p, node_info)
+    plugin.reserve(state, p, WORKER)
+    plugin.pre_bind(state, p, WORKER)
+    plugin.unreserve(state, p, WORKER)                     # as if Bind had failed
+    assert c["status"]["reservedFor"] == []
+    assert plugin.describe(state)["claims"][-1] == {"claim": "default/my-pod-my-resource",
+                                                    "unreserved": "default/my-pod"}
+
+
+def test_claim_being_allocated_for_another_pod_waits():
+    c = claim()
+    plugin, node_info = setup([c])
+    state, p = CycleState(), pod()
+    plugin.pre_filter(state, p, [node_info])
+    plugin.filter(state, p, node_info)
+    plugin.reserve(state, p, WORKER)                       # pod waits at Permit, say
+    other = PodInfo({"metadata": {"name": "other", "namespace": "default", "uid": "o"},
+                     "spec": {"containers": [{"name": "c"}],
+                              "resourceClaims": [{"name": RESOURCE,
+                                                  "resourceClaimName": CLAIM}]}})
+    _, status = plugin.pre_filter(CycleState(), other, [node_info])
+    assert (status.code, status.reasons) == (UNRESOLVABLE, [
+        "resource claim default/my-pod-my-resource is in the process of being allocated"])
+
+
+def test_postfilter_without_prefilter_state_is_an_error():
+    plugin, _ = setup([])
+    _, status = plugin.post_filter(CycleState(), pod(), None)
+    assert (status.code, status.reasons) == (Code.ERROR, ["not found"])
