@@ -1,0 +1,116 @@
+"""DynamicResources through the `simulate` path: loading, the default profile, the trace."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from .builders import device, device_class, request, resource_slice
+from .builders import node as make_node
+
+REPO = Path(__file__).resolve().parents[3]
+LESSON = REPO / "fixtures" / "gpu-dra-lesson.yaml"
+
+
+def simulate(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scheduler_core", "simulate", *map(str, args)],
+                          cwd=REPO, capture_output=True, text=True, check=False)
+
+
+def lesson_run() -> dict:
+    done = simulate(LESSON, "--output", "json", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def cycle_of(out: dict, pod: str) -> dict:
+    return next(c for c in out["cycles"] if c["pod"] == pod)
+
+
+def write(tmp_path: Path, *docs) -> Path:
+    path = tmp_path / "cluster.yaml"
+    path.write_text(yaml.safe_dump_all(docs), encoding="utf-8")
+    return path
+
+
+def pod_with(name: str, **claim) -> dict:
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"containers": [{"name": "c", "image": "pause"}],
+                     "resourceClaims": [{"name": "gpu", **claim}]}}
+
+
+def test_the_lesson_binds_claims_pods_and_leaves_the_impossible_one_pending():
+    out = lesson_run()
+    assert out["bindings"]["default/infer-a"] == out["bindings"]["default/infer-b"]
+    assert out["bindings"]["default/train-wide"] is None
+    assert cycle_of(out, "default/train-wide")["message"] == (
+        "0/5 nodes are available: 5 cannot allocate all claims. still not schedulable, "
+        "preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.")
+    assert all(node.startswith("gpu-node") for pod, node in out["bindings"].items()
+               if node and not pod.startswith("default/web"))
+
+
+def test_template_claims_are_named_as_the_controller_names_them_and_shown_in_the_trace():
+    train = cycle_of(lesson_run(), "default/train-1")
+    reserve = next(e for e in train["reserve"] if e["plugin"] == "DynamicResources")
+    (event,) = reserve["detail"]["claims"]
+    assert event["claim"].startswith("default/train-1-gpus-") and len(event["claim"]) == 26
+    results = event["allocation"]["devices"]["results"]
+    # matchAttribute pcieRoot: both GPUs of one root (gpu-0 and gpu-1 share pci-0).
+    assert [r["device"] for r in results] == ["gpu-0", "gpu-1"]
+    prebind = next(e for e in train["preBind"] if e["plugin"] == "DynamicResources")
+    assert prebind["detail"]["claims"][0]["reservedFor"] == "default/train-1"
+
+
+def test_admin_access_does_not_use_up_the_devices():
+    out = lesson_run()
+    monitor = cycle_of(out, "gpu-monitoring/gpu-monitor")
+    node = out["bindings"]["gpu-monitoring/gpu-monitor"]
+    reserve = next(e for e in monitor["reserve"] if e["plugin"] == "DynamicResources")
+    results = reserve["detail"]["claims"][0]["allocation"]["devices"]["results"]
+    assert {r["device"] for r in results} == {f"gpu-{i}" for i in range(4)}
+    assert all(r["adminAccess"] for r in results)
+    assert node is not None
+
+
+def test_a_pod_without_claims_is_skipped_at_prefilter(tmp_path):
+    web = cycle_of(lesson_run(), "default/web-1")
+    assert {"plugin": "DynamicResources", "code": "Skip", "reasons": []} in web["preFilter"]
+    assert "DynamicResources" not in json.dumps(web["filter"])
+
+
+def test_a_missing_template_keeps_the_pod_out_of_scheduling(tmp_path):
+    path = write(tmp_path, make_node("node-1"), pod_with("p", resourceClaimTemplateName="nope"))
+    done = simulate(path, "--output", "table")
+    assert done.returncode == 0, done.stderr
+    assert 'pod "default/p": ResourceClaim not created yet' in done.stdout
+
+
+def test_admin_access_needs_the_namespace_label(tmp_path):
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default"},
+             "spec": {"devices": {"requests": [request("r", admin=True)]}}}
+    done = simulate(write(tmp_path, make_node("node-1"), claim))
+    assert done.returncode == 2 and done.stdout == ""
+    assert "ResourceClaim default/c: field spec.devices.requests[0].exactly.adminAccess: " \
+           "Forbidden: admin access to devices requires the " \
+           "`resource.kubernetes.io/admin-access: true` label" in done.stderr
+
+
+def test_a_selector_that_does_not_compile_is_rejected_on_load(tmp_path):
+    done = simulate(write(tmp_path, device_class("bad", "device.driver ==")))
+    assert done.returncode == 2
+    assert "DeviceClass bad: field spec.selectors[0].cel.expression: Invalid value" \
+           in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_slice_needs_a_pool_size(tmp_path):
+    bad = resource_slice("s", "node-1", "pool", "drv", device("d"))
+    del bad["spec"]["pool"]["resourceSliceCount"]
+    done = simulate(write(tmp_path, bad))
+    assert done.returncode == 2
+    assert "ResourceSlice s: field spec.pool.resourceSliceCount: Invalid value: None: must be " \
+           "greater than zero" in done.stderr
