@@ -10,6 +10,9 @@ import itertools
 import random
 
 from .cache import Cache
+from .columns import COLUMNS_KEY, vector_path_enabled
+from .columns.filtering import find_feasible
+from .columns.store import columns_of
 from .config import Configuration, parse_configuration
 from .errors import SchedulingError
 from .framework.cycle_state import CycleState
@@ -160,6 +163,7 @@ class Scheduler:
         self.config = config or parse_configuration(cluster.config, self.registry,
                                                     file=cluster.config_file)
         self.rng = random.Random(seed)
+        self.vector_path = vector_path_enabled()
         self.observer = observer
         self.clock = 0.0
         self.cycle_count = 0
@@ -352,6 +356,8 @@ class Scheduler:
             rec = self.observer.begin_cycle(index, self.clock, pod, fwk.profile_name)
         state = CycleState()
         self.cache.update_snapshot(self.snapshot)
+        if self.vector_path:
+            state.write(COLUMNS_KEY, columns_of(self.snapshot))
         self._victims = []
         try:
             # Filter and Score record per node: only for a recorder that wants it.
@@ -436,6 +442,13 @@ class Scheduler:
             return [nodes[(start + i) % num_all] for i in range(to_find)]
         feasible = []
         nominator = self.queue.nominated_pods_for_node if self.queue.nominated else None
+        cols = state.get(COLUMNS_KEY)
+        # On the columns when nothing asks for per-node detail: no recorder, no nominated pods
+        # to add, every node of the snapshot.
+        if cols is not None and rec is None and nominator is None and nodes is cols.node_infos:
+            feasible = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis)
+            if feasible is not None:
+                return feasible
         run = fwk.run_filter_plugins_with_nominated_pods
         set_status = diagnosis.node_to_status.set
         for i in range(num_all):

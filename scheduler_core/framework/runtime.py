@@ -5,6 +5,7 @@ Mirrors framework/runtime/framework.go. Every run_* method takes `rec`, the cycl
 """
 from __future__ import annotations
 
+from ..columns.scoring import vector_raw_scores
 from .cycle_state import CycleState
 from .diagnosis import NodeToStatus
 from .interfaces import (
@@ -375,6 +376,9 @@ class Framework:
     @staticmethod
     def _score_one(pl, state, pod, nodes):
         """One plugin's raw scores, or the Score error."""
+        raw = vector_raw_scores(pl, state, pod, nodes)
+        if raw is not None:
+            return raw, None
         name, score, raw = pl.name(), pl.score, []
         for ni in nodes:
             value, status = score(state, pod, ni)

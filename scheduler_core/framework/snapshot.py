@@ -39,6 +39,9 @@ class Snapshot:
         self.node_info_list = node_tree_order(node_infos)
         self.node_info_map = {ni.name: ni for ni in self.node_info_list}
         self.position = {ni.name: i for i, ni in enumerate(self.node_info_list)}
+        # The nodes as numpy columns (columns.NodeColumns), attached by the vector path on
+        # first use; replace() keeps its rows in step.
+        self.columns = None
         self.refresh_lists()
         self.refresh_image_states()
 
@@ -61,9 +64,13 @@ class Snapshot:
             }
 
     def replace(self, fresh: NodeInfo) -> None:
-        """Swap in a newer copy of one node's info, keeping list order."""
+        """Swap in a newer copy of one node's info, keeping list order (and its column row)."""
+        old = self.node_info_map[fresh.name]
+        row = self.position[fresh.name]
         self.node_info_map[fresh.name] = fresh
-        self.node_info_list[self.position[fresh.name]] = fresh
+        self.node_info_list[row] = fresh
+        if self.columns is not None:
+            self.columns.update_row(row, fresh, old)
 
     def get(self, name: str) -> NodeInfo | None:
         return self.node_info_map.get(name)

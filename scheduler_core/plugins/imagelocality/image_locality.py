@@ -6,6 +6,8 @@ image everywhere does not pull every pod to the same nodes); the sum, clamped to
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import MAX_NODE_SCORE, ScorePlugin
 from ...framework.types import NodeInfo, PodInfo
@@ -64,6 +66,21 @@ class ImageLocality(ScorePlugin):
                 spread = image_state.num_nodes / total_num_nodes
                 sum_scores += int(image_state.size * spread)
         return calculate_priority(sum_scores, len(images)), None
+
+    def score_vector(self, state: CycleState, pod: PodInfo, cols, rows):
+        images = _pod_images(pod)
+        if not images:
+            return None
+        total_num_nodes = len(self.handle.snapshot.list())
+        sum_scores = np.zeros(len(rows), np.int64)
+        for image in images:
+            sizes, num_nodes = cols.image(image)
+            if num_nodes:
+                spread = num_nodes / total_num_nodes
+                sum_scores += (sizes[rows].astype(np.float64) * spread).astype(np.int64)
+        max_threshold = MAX_CONTAINER_THRESHOLD * len(images)
+        clamped = np.clip(sum_scores, MIN_THRESHOLD, max_threshold)
+        return MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 
 
 def new(args: dict, handle) -> ImageLocality:

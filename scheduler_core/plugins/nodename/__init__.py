@@ -1,9 +1,10 @@
 """NodeName: a pod that names its node fits only that node (framework/plugins/nodename)."""
 from __future__ import annotations
 
+from ...columns.verdict import Verdict
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, FilterPlugin
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from .. import names
 
@@ -23,6 +24,15 @@ class NodeName(FilterPlugin, EnqueueExtensions):
         if fits(pod, node_info):
             return None
         return Status.unresolvable(ERR_REASON)
+
+    def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict:
+        if not pod.node_name:
+            return Verdict.uniform(cols.size, None)
+        verdict = Verdict.uniform(cols.size, (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,)))
+        row = cols.position.get(pod.node_name)
+        if row is not None:
+            verdict.kinds[row] = 0
+        return verdict
 
     # EnqueueExtensions ------------------------------------------------------------------
     def events_to_register(self) -> set[str]:

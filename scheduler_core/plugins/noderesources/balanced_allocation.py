@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 import math
 
+import numpy as np
+
 from ...errors import ConfigError, child, duplicate, invalid
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import MAX_NODE_SCORE, PreScorePlugin, ScorePlugin
@@ -43,12 +45,44 @@ def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> in
     return int((1 - std) * float(MAX_NODE_SCORE))
 
 
+def balanced_resource_vector_scorer(requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
+    """balanced_resource_scorer over matrices, with the same float operations in the same order.
+
+    Nodes are grouped by which resources they have (a column of allocatable 0 is left out), so
+    each group computes the deviation over exactly the fractions the scalar scorer sees.
+    """
+    has = allocatable != 0
+    fractions = np.minimum(requested.astype(np.float64)
+                           / np.where(has, allocatable, 1).astype(np.float64), 1.0)
+    patterns = has @ (1 << np.arange(has.shape[1], dtype=np.int64))
+    out = np.empty(len(requested), np.int64)
+    for pattern in np.unique(patterns).tolist():
+        rows = patterns == pattern
+        f = fractions[rows][:, [i for i in range(has.shape[1]) if pattern >> i & 1]]
+        count = f.shape[1]
+        std = np.zeros(len(f))
+        if count == 2:
+            std = np.abs((f[:, 0] - f[:, 1]) / 2)
+        elif count > 2:
+            total = np.zeros(len(f))
+            for i in range(count):
+                total = total + f[:, i]
+            mean = total / count
+            acc = np.zeros(len(f))
+            for i in range(count):
+                acc = acc + (f[:, i] - mean) * (f[:, i] - mean)
+            std = np.sqrt(acc / count)
+        out[rows] = ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
+    return out
+
+
 class BalancedAllocation(PreScorePlugin, ScorePlugin):
     NAME = NAME
 
     def __init__(self, args: dict):
         self.scorer = ResourceAllocationScorer(NAME, balanced_resource_scorer,
-                                               args["resources"], use_requested=True)
+                                               args["resources"], use_requested=True,
+                                               vector_scorer=balanced_resource_vector_scorer)
 
     # PreScore / Score -------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes) -> Status | None:
@@ -68,6 +102,12 @@ class BalancedAllocation(PreScorePlugin, ScorePlugin):
             if self.scorer.is_best_effort(pod_requests):
                 return 0, None
         return self.scorer.score(node_info, pod_requests)
+
+    def score_vector(self, state: CycleState, pod: PodInfo, cols, rows):
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return None
+        return self.scorer.score_vector(cols, rows, s.pod_requests)
 
 
 # Args ---------------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ from __future__ import annotations
 import copy
 from typing import NamedTuple
 
+import numpy as np
+
+from ...columns.verdict import Verdict
 from ...errors import ConfigError, child, invalid, is_int, unsupported
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import (
@@ -23,9 +26,12 @@ from ...framework.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, NodeInfo, P
 from ...validation import is_qualified_name
 from .. import names
 from ..helper import validate_function_shape
-from .least_allocated import least_resource_scorer
-from .most_allocated import most_resource_scorer
-from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
+from .least_allocated import least_resource_scorer, least_resource_vector_scorer
+from .most_allocated import most_resource_scorer, most_resource_vector_scorer
+from .requested_to_capacity_ratio import (
+    requested_to_capacity_ratio_scorer,
+    requested_to_capacity_ratio_vector_scorer,
+)
 from .resource_allocation import (
     DEFAULT_RESOURCES,
     PreScoreState,
@@ -133,17 +139,65 @@ def fits(pod: PodInfo, node_info: NodeInfo) -> list[InsufficientResource]:
     return fits_request(compute_pod_request(pod), node_info)
 
 
+# Bits of a node's reason code in filter_vector: which resources are short, in fitsRequest's
+# order (pods, cpu, memory, ephemeral-storage, then the pod's scalars), and whether any is
+# larger than the whole node.
+_NATIVE_SHORTAGES = ((1, REASON_TOO_MANY_PODS), (2, "Insufficient cpu"),
+                     (4, "Insufficient memory"), (8, "Insufficient ephemeral-storage"))
+_FIRST_SCALAR_BIT = 16
+_UNRESOLVABLE_BIT = 1 << 30
+_MAX_SCALARS = 25
+
+
+def fits_request_vector(pod_request: PodRequest, cols) -> Verdict | None:
+    """fits_request for every node of the columns: a reason code per node."""
+    wants = [pod_request.milli_cpu, pod_request.memory, pod_request.ephemeral_storage]
+    wants += [want for _, want in pod_request.scalars]
+    if len(pod_request.scalars) > _MAX_SCALARS or any(abs(w) >= 2**56 for w in wants):
+        return None
+    alloc, used = cols.allocatable, cols.requested
+    kinds = np.where(cols.pod_count + 1 > alloc[:, 3], 1, 0).astype(np.int64)
+    checks = [(pod_request.milli_cpu, alloc[:, 0], used[:, 0], 2),
+              (pod_request.memory, alloc[:, 1], used[:, 1], 4),
+              (pod_request.ephemeral_storage, alloc[:, 2], used[:, 2], 8)]
+    for i, (name, want) in enumerate(pod_request.scalars):
+        capacity, in_use = cols.scalar(name)
+        checks.append((want, capacity, in_use, _FIRST_SCALAR_BIT << i))
+    for want, capacity, in_use, bit in checks:
+        # Native resources are checked only when requested; scalars always (pre-filtered > 0).
+        if bit < _FIRST_SCALAR_BIT and want <= 0:
+            continue
+        short = want > capacity - in_use
+        kinds |= short * bit
+        kinds |= (short & (want > capacity)) * _UNRESOLVABLE_BIT
+    outcomes = {}
+    for kind in np.unique(kinds).tolist():
+        if kind:
+            outcomes[kind] = _fit_outcome(kind, pod_request)
+    return Verdict(kinds, outcomes)
+
+
+def _fit_outcome(kind: int, pod_request: PodRequest) -> tuple[Code, tuple[str, ...]]:
+    reasons = [reason for bit, reason in _NATIVE_SHORTAGES if kind & bit]
+    reasons += [insufficient_reason(name) for i, (name, _) in enumerate(pod_request.scalars)
+                if kind & (_FIRST_SCALAR_BIT << i)]
+    code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if kind & _UNRESOLVABLE_BIT \
+        else Code.UNSCHEDULABLE
+    return code, tuple(reasons)
+
+
 def _scorer_for(strategy: dict) -> ResourceAllocationScorer:
     kind = strategy["type"]
     resources = strategy["resources"]
     if kind == LEAST_ALLOCATED:
-        fn = least_resource_scorer(resources)
+        fn, vector = least_resource_scorer(resources), least_resource_vector_scorer(resources)
     elif kind == MOST_ALLOCATED:
-        fn = most_resource_scorer(resources)
+        fn, vector = most_resource_scorer(resources), most_resource_vector_scorer(resources)
     else:
         shape = (strategy.get("requestedToCapacityRatio") or {}).get("shape") or []
         fn = requested_to_capacity_ratio_scorer(resources, shape)
-    return ResourceAllocationScorer(kind, fn, resources)
+        vector = requested_to_capacity_ratio_vector_scorer(resources, shape)
+    return ResourceAllocationScorer(kind, fn, resources, vector_scorer=vector)
 
 
 class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions):
@@ -175,6 +229,10 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
             code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
         return Status(code, *(r.reason for r in insufficient))
 
+    def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict | None:
+        pod_request = state.get(PRE_FILTER_STATE_KEY)
+        return None if pod_request is None else fits_request_vector(pod_request, cols)
+
     # PreScore / Score -------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(self.scorer.pod_requests(pod)))
@@ -184,6 +242,11 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
         s = state.get(PRE_SCORE_STATE_KEY)
         pod_requests = s.pod_requests if s is not None else self.scorer.pod_requests(pod)
         return self.scorer.score(node_info, pod_requests)
+
+    def score_vector(self, state: CycleState, pod: PodInfo, cols, rows):
+        s = state.get(PRE_SCORE_STATE_KEY)
+        pod_requests = s.pod_requests if s is not None else self.scorer.pod_requests(pod)
+        return self.scorer.score_vector(cols, rows, pod_requests)
 
     # EnqueueExtensions ------------------------------------------------------------------
     def events_to_register(self) -> set[str]:

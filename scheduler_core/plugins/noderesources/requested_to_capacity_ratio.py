@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ...framework.interfaces import MAX_NODE_SCORE
 from ..helper import (
     MAX_CUSTOM_PRIORITY_SCORE,
     MAX_UTILIZATION,
     build_broken_linear_function,
 )
+from .resource_allocation import safe_capacity
 
 
 def _round_half_away(x: float) -> int:
@@ -47,5 +50,32 @@ def requested_to_capacity_ratio_scorer(resources: list[dict], shape: list[dict])
         if weight_sum == 0:
             return 0
         return _round_half_away(float(node_score) / float(weight_sum))
+
+    return scorer
+
+
+def requested_to_capacity_ratio_vector_scorer(resources: list[dict], shape: list[dict]):
+    """The scorer above over matrices: the shape is tabulated on the integer utilizations."""
+    scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
+    points = [(int(p.get("utilization", 0)), int(p.get("score", 0)) * scale) for p in shape]
+    raw = build_broken_linear_function(points)
+    table = np.array([raw(u) for u in range(MAX_UTILIZATION + 1)], np.int64)
+    weights = [r["weight"] for r in resources]
+
+    def scorer(requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
+        node_score = np.zeros(len(requested), np.int64)
+        weight_sum = np.zeros(len(requested), np.int64)
+        for i, weight in enumerate(weights):
+            capacity, wanted = allocatable[:, i], requested[:, i]
+            over = wanted > capacity
+            utilization = np.where(over, MAX_UTILIZATION,
+                                   wanted * MAX_UTILIZATION // safe_capacity(capacity))
+            score = np.where(capacity != 0, table[utilization], 0)
+            node_score += score * weight
+            weight_sum += (score > 0) * weight
+        mean = node_score.astype(np.float64) / np.maximum(weight_sum, 1).astype(np.float64)
+        whole = np.floor(mean)
+        rounded = (whole + (mean - whole >= 0.5)).astype(np.int64)
+        return np.where(weight_sum > 0, rounded, 0)
 
     return scorer

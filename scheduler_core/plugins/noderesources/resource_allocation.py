@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+import numpy as np
+
 from ...framework.status import Status
 from ...framework.types import CPU, EPHEMERAL_STORAGE, MEMORY, NodeInfo, PodInfo
 from ...validation import is_qualified_name
@@ -65,6 +67,30 @@ def weighted_mean_scorer(resources: list[dict], resource_score: Callable[[int, i
     return scorer
 
 
+def weighted_mean_vector_scorer(resources: list[dict],
+                                resource_score: Callable[[np.ndarray, np.ndarray], np.ndarray]):
+    """weighted_mean_scorer over matrices (a row per node, a column per resource), where
+    resource_score works on columns and may return anything where the capacity is 0."""
+    weights = [r["weight"] for r in resources]
+
+    def scorer(requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
+        node_score = np.zeros(len(requested), np.int64)
+        weight_sum = np.zeros(len(requested), np.int64)
+        for i, weight in enumerate(weights):
+            has = allocatable[:, i] != 0
+            node_score += np.where(has, resource_score(requested[:, i], allocatable[:, i]), 0) \
+                * weight
+            weight_sum += has * weight
+        return np.where(weight_sum > 0, node_score // np.maximum(weight_sum, 1), 0)
+
+    return scorer
+
+
+def safe_capacity(capacity: np.ndarray) -> np.ndarray:
+    """The capacity with zeros replaced by ones, for dividing where the result is unused."""
+    return np.where(capacity == 0, 1, capacity)
+
+
 class PreScoreState:
     """The pod's requests in the configured resources' order, computed once at PreScore."""
 
@@ -85,9 +111,11 @@ class ResourceAllocationScorer:
     """
 
     def __init__(self, name: str, scorer: Callable[[list[int], list[int]], int],
-                 resources: list[dict], use_requested: bool = False):
+                 resources: list[dict], use_requested: bool = False, vector_scorer=None):
         self.strategy_name = name
         self.scorer = scorer
+        # scorer's twin over matrices, for the columns path (None: score node by node).
+        self.vector_scorer = vector_scorer
         self.resources = resources
         self.use_requested = use_requested
         self._lookups = [(_kind(r["name"]), r["name"]) for r in resources]
@@ -135,3 +163,32 @@ class ResourceAllocationScorer:
             allocatable[i] = a
             requested[i] = r
         return self.scorer(requested, allocatable), None
+
+    def score_vector(self, cols, rows: np.ndarray, pod_requests: list[int]) -> np.ndarray | None:
+        """score() for the nodes at `rows` of the columns at once."""
+        if not self._lookups or self.vector_scorer is None:
+            return None
+        if any(abs(v) >= 2**56 for v in pod_requests):
+            return None
+        shape = (len(rows), len(pod_requests))
+        requested, allocatable = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+        alloc = cols.allocatable[rows]
+        cpu_mem = (cols.requested if self.use_requested else cols.non_zero)[rows]
+        for i, (kind, name) in enumerate(self._lookups):
+            pod_request = pod_requests[i]
+            if kind == _CPU:
+                a, r = alloc[:, 0], cpu_mem[:, 0] + pod_request
+            elif kind == _MEMORY:
+                a, r = alloc[:, 1], cpu_mem[:, 1] + pod_request
+            elif kind == _EPHEMERAL:
+                a, r = alloc[:, 2], cols.requested[rows, 2] + pod_request
+            elif kind == _SCALAR and pod_request:
+                # A node without the resource has 0 of it, which leaves it out as score() does.
+                scalar_alloc, scalar_used = cols.scalar(name)
+                a, r = scalar_alloc[rows], scalar_used[rows] + pod_request
+            else:
+                continue
+            has = a != 0
+            allocatable[:, i] = np.where(has, a, 0)
+            requested[:, i] = np.where(has, r, 0)
+        return self.vector_scorer(requested, allocatable)

@@ -5,9 +5,10 @@ node.kubernetes.io/unschedulable:NoSchedule taint.
 """
 from __future__ import annotations
 
+from ...columns.verdict import Verdict
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, FilterPlugin
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from ...taints import tolerations_tolerate_taint
 from .. import names
@@ -30,6 +31,12 @@ class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
         if not node_info.unschedulable or tolerates_unschedulable(pod):
             return None
         return Status.unresolvable(ERR_REASON_UNSCHEDULABLE)
+
+    def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict:
+        if tolerates_unschedulable(pod):
+            return Verdict.uniform(cols.size, None)
+        return Verdict(cols.unschedulable.astype("int32"),
+                       {1: (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNSCHEDULABLE,))})
 
     # EnqueueExtensions ------------------------------------------------------------------
     def events_to_register(self) -> set[str]:

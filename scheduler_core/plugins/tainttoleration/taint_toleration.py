@@ -2,6 +2,9 @@
 filtered out; nodes with fewer untolerated PreferNoSchedule taints score higher."""
 from __future__ import annotations
 
+import numpy as np
+
+from ...columns.verdict import Verdict
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import (
     EnqueueExtensions,
@@ -11,7 +14,7 @@ from ...framework.interfaces import (
     ScoreExtensions,
     ScorePlugin,
 )
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from ...taints import does_not_schedule, find_untolerated_taint, tolerations_tolerate_taint
 from .. import names
@@ -39,6 +42,15 @@ def _count_intolerable_prefer_no_schedule(taints: list, tolerations: list) -> in
                and not tolerations_tolerate_taint(tolerations, taint))
 
 
+def _untolerated_reason(taints: list, pod: PodInfo) -> str | None:
+    taint = find_untolerated_taint(taints, pod.tolerations, does_not_schedule)
+    if taint is None:
+        return None
+    # Go prints the taint with "{%s: %s}", so an empty value leaves "{key: }".
+    key, value = taint.get("key") or "", taint.get("value") or ""
+    return f"node(s) had untolerated taint {{{key}: {value}}}"
+
+
 class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions,
                       EnqueueExtensions):
     NAME = NAME
@@ -46,12 +58,17 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
     # Filter
 
     def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:
-        taint = find_untolerated_taint(node_info.taints, pod.tolerations, does_not_schedule)
-        if taint is None:
-            return None
-        # Go prints the taint with "{%s: %s}", so an empty value leaves "{key: }".
-        key, value = taint.get("key") or "", taint.get("value") or ""
-        return Status.unresolvable(f"node(s) had untolerated taint {{{key}: {value}}}")
+        reason = _untolerated_reason(node_info.taints, pod)
+        return None if reason is None else Status.unresolvable(reason)
+
+    def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict:
+        """Decided once per distinct set of taints."""
+        outcomes = []
+        for taints in cols.taint_groups:
+            reason = _untolerated_reason(taints, pod)
+            outcomes.append(None if reason is None
+                            else (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (reason,)))
+        return Verdict.by_class(cols.taint_group, outcomes)
 
     # PreScore
 
@@ -69,6 +86,15 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
                 f'failed to read "{PRE_SCORE_STATE_KEY}" from cycleState: not found'))
         return _count_intolerable_prefer_no_schedule(
             node_info.taints, pre_score.tolerations_prefer_no_schedule), None
+
+    def score_vector(self, state: CycleState, pod: PodInfo, cols, rows):
+        pre_score = state.get(PRE_SCORE_STATE_KEY)
+        if pre_score is None:
+            return None
+        tolerations = pre_score.tolerations_prefer_no_schedule
+        counts = np.array([_count_intolerable_prefer_no_schedule(taints, tolerations)
+                           for taints in cols.taint_groups], np.int64)
+        return counts[cols.taint_group[rows]]
 
     def score_extensions(self):
         return self

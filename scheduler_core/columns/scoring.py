@@ -1,0 +1,28 @@
+"""A Score plugin's raw scores from its vectorized Score, when it has one and the cycle runs on
+the columns; the framework normalizes and weights them exactly as it does per node."""
+from __future__ import annotations
+
+from . import COLUMNS_KEY
+
+_ROWS_KEY = "columns.rows"
+
+
+def vector_raw_scores(pl, state, pod, nodes) -> list[int] | None:
+    """The plugin's raw scores for `nodes`, or None to score them one by one."""
+    vector = getattr(pl, "score_vector", None)
+    if vector is None:
+        return None
+    cols = state.get(COLUMNS_KEY)
+    if cols is None or not cols.exact:
+        return None
+    # The row numbers of this cycle's feasible nodes, looked up once for all plugins.
+    cached = state.get(_ROWS_KEY)
+    if cached is not None and cached[0] is nodes:
+        rows = cached[1]
+    else:
+        rows = cols.rows_of(nodes)
+        state.write(_ROWS_KEY, (nodes, rows))
+    if rows is None:
+        return None
+    scores = vector(state, pod, cols, rows)
+    return None if scores is None else scores.tolist()

@@ -1,0 +1,143 @@
+"""NodeColumns: the snapshot's nodes as numpy arrays, one row per node in snapshot order.
+
+Rows are rewritten when the snapshot swaps in a node's fresh copy (after assume, forget, bind or
+delete changed it), so a cycle reads columns that match its snapshot. Columns that only some
+pods need (extended resources, labels under given keys, image sizes) are built on first use
+and kept up to date from then on.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework.types import NodeInfo
+
+# Integer columns stay exact in int64 only while products with 100 (the score range) fit.
+SAFE_LIMIT = 2**56
+CPU, MEMORY, EPHEMERAL, PODS = range(4)
+
+
+def _taint_signature(taints: list) -> tuple:
+    return tuple(tuple(sorted((k, str(v)) for k, v in t.items())) for t in taints)
+
+
+class NodeColumns:
+    def __init__(self, node_infos: list[NodeInfo], position: dict[str, int]):
+        self.node_infos = node_infos          # the snapshot's own list, kept in step
+        self.position = position
+        n = self.size = len(node_infos)
+        self.allocatable = np.zeros((n, 4), np.int64)   # cpu, memory, ephemeral, pods
+        self.requested = np.zeros((n, 3), np.int64)     # cpu, memory, ephemeral
+        self.non_zero = np.zeros((n, 2), np.int64)      # cpu, memory with non-zero defaults
+        self.pod_count = np.zeros(n, np.int64)
+        self.unschedulable = np.zeros(n, bool)
+        self.taint_group = np.zeros(n, np.int32)
+        self.taint_groups: list[list] = []              # group id -> the taints themselves
+        self._taint_ids: dict[tuple, int] = {}
+        self.exact = True                               # False once a value passes SAFE_LIMIT
+        self._scalars: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._label_classes: dict[tuple, tuple[np.ndarray, list[dict]]] = {}
+        self._images: dict[str, tuple[np.ndarray, int]] = {}
+        for row, ni in enumerate(node_infos):
+            self.update_row(row, ni, ni)
+
+    # --- rows --------------------------------------------------------------------------------
+    def update_row(self, row: int, ni: NodeInfo, old: NodeInfo) -> None:
+        """Row `row` now holds `ni`, a fresh copy of `old`."""
+        alloc, req, nz = ni.allocatable, ni.requested, ni.non_zero_requested
+        values = (alloc.milli_cpu, alloc.memory, alloc.ephemeral_storage,
+                  alloc.allowed_pod_number, req.milli_cpu, req.memory, req.ephemeral_storage,
+                  nz.milli_cpu, nz.memory)
+        if max(values) >= SAFE_LIMIT or min(values) <= -SAFE_LIMIT:
+            self.exact = False
+            return
+        self.allocatable[row] = values[:4]
+        self.requested[row] = values[4:7]
+        self.non_zero[row] = values[7:]
+        self.pod_count[row] = len(ni.pods)
+        self.unschedulable[row] = ni.unschedulable
+        self.taint_group[row] = self._taint_id(ni.taints)
+        for name, (alloc_col, used_col) in self._scalars.items():
+            alloc_col[row], used_col[row] = self._scalar_values(ni, name)
+        if old.labels is not ni.labels and old.labels != ni.labels:
+            self._label_classes.clear()
+        if old.image_states is not ni.image_states:
+            self._images.clear()
+
+    def _taint_id(self, taints: list) -> int:
+        key = _taint_signature(taints)
+        tid = self._taint_ids.get(key)
+        if tid is None:
+            tid = self._taint_ids[key] = len(self.taint_groups)
+            self.taint_groups.append(list(taints))
+        return tid
+
+    # --- columns built on demand -------------------------------------------------------------
+    @staticmethod
+    def _scalar_values(ni: NodeInfo, name: str) -> tuple[int, int]:
+        return ni.allocatable.scalar.get(name, 0), ni.requested.scalar.get(name, 0)
+
+    def scalar(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(allocatable, requested) of an extended or other scalar resource."""
+        cols = self._scalars.get(name)
+        if cols is None:
+            pairs = [self._scalar_values(ni, name) for ni in self.node_infos]
+            if any(abs(v) >= SAFE_LIMIT for pair in pairs for v in pair):
+                self.exact = False
+            alloc = np.array([a for a, _ in pairs], np.int64).reshape(self.size)
+            used = np.array([u for _, u in pairs], np.int64).reshape(self.size)
+            cols = self._scalars[name] = (alloc, used)
+        return cols
+
+    def label_classes(self, keys: tuple[str, ...]) -> tuple[np.ndarray, list[dict]]:
+        """Nodes grouped by their labels under `keys`: (class id per row, labels per class).
+
+        A plugin whose verdict depends only on those labels decides once per class.
+        """
+        cached = self._label_classes.get(keys)
+        if cached is None:
+            ids: dict[tuple, int] = {}
+            reps: list[dict] = []
+            out = np.empty(self.size, np.int32)
+            for row, ni in enumerate(self.node_infos):
+                labels = ni.labels
+                key = tuple(labels.get(k) if k in labels else None for k in keys)
+                cid = ids.get(key)
+                if cid is None:
+                    cid = ids[key] = len(reps)
+                    reps.append({k: labels[k] for k in keys if k in labels})
+                out[row] = cid
+            cached = self._label_classes[keys] = (out, reps)
+        return cached
+
+    def image(self, name: str) -> tuple[np.ndarray, int]:
+        """(size of the image on each node or 0, how many nodes hold it)."""
+        cached = self._images.get(name)
+        if cached is None:
+            sizes = np.zeros(self.size, np.int64)
+            num_nodes = 0
+            for row, ni in enumerate(self.node_infos):
+                state = ni.image_states.get(name)
+                if state is not None:
+                    sizes[row] = state.size
+                    num_nodes = state.num_nodes
+            cached = self._images[name] = (sizes, num_nodes)
+        return cached
+
+    def rows_of(self, node_infos) -> np.ndarray | None:
+        """Row numbers of the given node infos, or None when one is not the snapshot's own
+        (a what-if copy with pods added or removed)."""
+        position, own = self.position, self.node_infos
+        rows = np.empty(len(node_infos), np.int64)
+        for i, ni in enumerate(node_infos):
+            row = position.get(ni.name)
+            if row is None or own[row] is not ni:
+                return None
+            rows[i] = row
+        return rows
+
+
+def columns_of(snapshot) -> NodeColumns:
+    """The snapshot's columns, built and attached on first use."""
+    if snapshot.columns is None:
+        snapshot.columns = NodeColumns(snapshot.node_info_list, snapshot.position)
+    return snapshot.columns

@@ -1,0 +1,44 @@
+"""What a vectorized Filter returns: a reason code per node, and what each code means."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework.status import Code, Status
+
+
+class Verdict:
+    """kinds[row] == 0: the node passes; otherwise outcomes[kinds[row]] is (Code, reasons).
+
+    Reasons are interned per kind, so a cycle that rejects thousands of nodes for the same
+    few reasons holds those few tuples once.
+    """
+
+    __slots__ = ("kinds", "outcomes")
+
+    def __init__(self, kinds: np.ndarray, outcomes: dict[int, tuple[Code, tuple[str, ...]]]):
+        self.kinds = kinds
+        self.outcomes = outcomes
+
+    @classmethod
+    def uniform(cls, size: int, outcome: tuple[Code, tuple[str, ...]] | None) -> Verdict:
+        """Every node alike: all pass (outcome None) or all rejected with outcome."""
+        if outcome is None:
+            return cls(np.zeros(size, np.int32), {})
+        return cls(np.ones(size, np.int32), {1: outcome})
+
+    @classmethod
+    def by_class(cls, class_ids: np.ndarray, class_outcomes: list) -> Verdict:
+        """Nodes grouped in classes, each class passing (None) or rejected with an outcome."""
+        kinds_of_class = np.zeros(len(class_outcomes), np.int32)
+        outcomes: dict[int, tuple] = {}
+        interned: dict[tuple, int] = {}
+        for cid, outcome in enumerate(class_outcomes):
+            if outcome is not None:
+                kind = interned.setdefault(outcome, len(interned) + 1)
+                outcomes[kind] = outcome
+                kinds_of_class[cid] = kind
+        return cls(kinds_of_class[class_ids], outcomes)
+
+    def status(self, row: int, plugin: str) -> Status:
+        code, reasons = self.outcomes[int(self.kinds[row])]
+        return Status(code, *reasons, plugin=plugin)
