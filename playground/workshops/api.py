@@ -266,7 +266,7 @@ class LessonView(_WorkshopView):
         if lesson is None:
             raise Http404("no lesson is presented")
         return Response({"position": lesson.position, "name": lesson.cluster.name,
-                         "text": lesson_text(lesson.cluster),
+                         "text": lesson_text(lesson.cluster, spoilers=member.is_trainer),
                          "objects": lesson_objects(lesson.cluster)})
 
 

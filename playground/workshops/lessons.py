@@ -20,6 +20,8 @@ from playground.models import Cluster, Node, PersistentVolume, PersistentVolumeC
 LESSONS_DOC = Path(settings.BASE_DIR) / "docs" / "LESSONS.md"
 HEADING = re.compile(r"^## \d+\. (?P<name>[\w.-]+):.*$", re.MULTILINE)
 MAX_TEXT = 6000
+# Where a lesson's section in docs/LESSONS.md starts giving the outcomes away.
+SPOILERS = re.compile(r"^\*\*(What to look at|Try this)", re.MULTILINE)
 MAX_OBJECTS = 200
 # Labels every node has, which say nothing about the lesson.
 BORING_LABELS = ("kubernetes.io/hostname", "kubernetes.io/os", "kubernetes.io/arch",
@@ -37,13 +39,18 @@ def _sections(mtime: float) -> dict[str, str]:
     return out
 
 
-def lesson_text(cluster: Cluster) -> str:
+def lesson_text(cluster: Cluster, *, spoilers: bool) -> str:
+    """The lesson's notes; without spoilers (for attendees) they stop where the guide starts
+    telling what each cycle does, which is what the room is asked to predict."""
     try:
         sections = _sections(LESSONS_DOC.stat().st_mtime)
     except OSError:
         sections = {}
     base = re.sub(r"(\.yaml)?( \(copy\).*)?$", "", cluster.name)
-    return (sections.get(base) or cluster.description or "")[:MAX_TEXT]
+    text = sections.get(base) or cluster.description or ""
+    if not spoilers:
+        text = SPOILERS.split(text, maxsplit=1)[0].rstrip()
+    return text[:MAX_TEXT]
 
 
 def _labels(labels: dict) -> dict:

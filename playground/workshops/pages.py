@@ -80,7 +80,8 @@ def workshop_page(request, code: str):
     lesson = member.workshop.current_lesson
     return render(request, template, {
         "page": "workshop", "workshop": member.workshop, "member": member,
-        "lesson_text": lesson_text(lesson.cluster) if lesson else ""})
+        "lesson_text": lesson_text(lesson.cluster, spoilers=member.is_trainer) if lesson
+        else ""})
 
 
 @_login_required
@@ -102,7 +103,7 @@ def presenter_page(request, code: str):
     run = lesson.presenter_run
     return render(request, "workshops/presenter.html", {
         "page": "run", "run": run, "cluster": run.cluster, "workshop": member.workshop,
-        "lesson_text": lesson_text(lesson.cluster)})
+        "lesson_text": lesson_text(lesson.cluster, spoilers=True)})
 
 
 urlpatterns = [

@@ -4,7 +4,9 @@
 
 import { api } from "../api.js";
 import { $, clear, el } from "../util.js";
+import { cycleDetail } from "./cycle-view.js";
 import { FollowModel } from "./follow-model.js";
+import { lessonBlocks } from "./lesson-text.js";
 import { LiveSocket } from "./live.js";
 import { drawObjects } from "./objects.js";
 
@@ -19,6 +21,7 @@ let mine = null;         // my prediction for it
 let follower = null;     // the workshop socket
 let own = null;          // my own run's socket while detached
 let sandbox = null;
+let shown = null;        // the index of the cycle in the detail panel
 
 function notice(text) {
   const box = $("#notices");
@@ -35,13 +38,25 @@ function drawHeader() {
   $("#stat-hidden").hidden = !model.hidden;
 }
 
+function showCycle(index) {
+  shown = index;
+  (own || follower).send({ action: "cycle_detail", index });
+}
+
 function cycleLine(c) {
-  if (c.hidden) return el("li.hidden", { dataset: { index: c.index } }, `#${c.index} ${c.pod}: hidden until the reveal`);
+  const open = el("button.small", { type: "button", onclick: () => showCycle(c.index) }, "details");
+  if (c.hidden) return el("li.hidden", { dataset: { index: c.index } }, `#${c.index} ${c.pod}: hidden until the reveal `, open);
   const top = (c.topScores || []).slice(0, 3).map((s) => `${s.node} ${s.score}`).join(", ");
   return el("li", { dataset: { index: c.index } },
     el(`b.outcome-${c.outcome}`, c.outcome || "waiting"), ` #${c.index} ${c.pod}`,
-    c.node ? ` → ${c.node}` : "", top ? el("span.muted", ` (top: ${top})`) : "",
+    c.node ? ` → ${c.node}` : "", top ? el("span.muted", ` (top: ${top})`) : "", " ", open,
     c.message && c.outcome !== "Bound" ? el("div.muted", c.message) : "");
+}
+
+function drawDetail(cycle) {
+  const box = $("#cycle-detail");
+  clear(box);
+  box.append(...cycleDetail(cycle));
 }
 
 function draw() {
@@ -50,6 +65,10 @@ function draw() {
   clear(list);
   list.append(...model.recent().slice(0, 60).map(cycleLine));
   if (objects) drawObjects(objects, $("#nodes"), $("#pods"), model.bindings);
+  // The asked cycle has run: show what may be seen of it (before the point asked about).
+  if (question && !own && shown === null && model.cycles.has(question.cycle_index)) {
+    showCycle(question.cycle_index);
+  }
 }
 
 function drawQuestion() {
@@ -102,11 +121,14 @@ async function loadQuestion(q) {
 }
 
 function onWorkshopEvent(event) {
-  if (event.kind === "asked") loadQuestion(event.question);
-  else if (event.kind === "revealed") {
+  if (event.kind === "asked") {
+    shown = null;
+    loadQuestion(event.question);
+  } else if (event.kind === "revealed") {
     question = event.question;
     mine = event.mine;
     drawQuestion();
+    showCycle(question.cycle_index);
   } else if (event.kind === "sandbox_reset") {
     notice("The trainer reset your sandbox to the lesson.");
     sandbox = null;
@@ -122,11 +144,14 @@ function onWorkshopEvent(event) {
 function onFrame(frame) {
   if (frame.type === "workshop") onWorkshopEvent(frame.event);
   else if (frame.type === "notice") notice(frame.message);
-  else if (!own && model.apply(frame)) draw();
+  else if (own) return;
+  else if (frame.type === "cycle_detail") drawDetail(frame.cycle);
+  else if (model.apply(frame)) draw();
 }
 
 function onOwnFrame(frame) {
   if (frame.type === "error") notice(frame.message);
+  else if (frame.type === "cycle_detail") drawDetail(frame.cycle);
   else if (model.apply(frame)) draw();
 }
 
@@ -134,7 +159,9 @@ async function loadLesson() {
   try {
     const lesson = await api.get(`${base}/lesson/`);
     objects = lesson.objects;
-    $("#lesson-text").textContent = lesson.text || "(no notes for this lesson)";
+    const text = $("#lesson-text");
+    clear(text);
+    text.append(...lessonBlocks(lesson.text || "(no notes for this lesson)"));
     $("#lesson-title").textContent = `Lesson ${lesson.position + 1}: ${lesson.name}`;
     draw();
   } catch (err) {

@@ -24,6 +24,7 @@ export class LiveSocket {
     this.retry = 500;
     this.closed = false;
     this.pending = null; // a snapshot waiting for its parts
+    this.pendingDetail = null; // a cycle's trace waiting for its parts
   }
 
   connect() {
@@ -43,6 +44,21 @@ export class LiveSocket {
   }
 
   receive(frame) {
+    // A trace too large for one frame comes as a cycle_detail skeleton and its parts.
+    if (frame.type === "cycle_detail" && frame.parts > 0) {
+      this.pendingDetail = { frame, left: frame.parts };
+      return;
+    }
+    if (frame.type === "cycle_detail_part" && this.pendingDetail) {
+      mergePart(this.pendingDetail.frame.cycle, frame);
+      this.pendingDetail.left -= 1;
+      if (this.pendingDetail.left === 0) {
+        const whole = this.pendingDetail.frame;
+        this.pendingDetail = null;
+        this.onFrame(whole);
+      }
+      return;
+    }
     if (frame.type === "snapshot" && frame.parts > 0) {
       this.pending = { frame, left: frame.parts };
       return;

@@ -3,6 +3,7 @@
 
 import { api } from "../api.js";
 import { $, clear, el } from "../util.js";
+import { lessonBlocks } from "./lesson-text.js";
 import { LiveSocket } from "./live.js";
 
 const code = document.querySelector('meta[name="workshop-code"]').content;
@@ -10,7 +11,7 @@ const base = `/api/workshops/${code}`;
 const view = $("#run-view");
 
 const lesson = el("aside.panel.presenter-lesson", { "aria-label": "Lesson notes" },
-  el("h2", "Lesson"), el("div.lesson-body", $("#presenter-lesson").content.textContent.trim()));
+  el("div.lesson-body", lessonBlocks($("#presenter-lesson").content.textContent.trim())));
 view.append(lesson);
 
 const tally = el("span", { id: "presenter-tally" });
