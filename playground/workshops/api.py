@@ -262,7 +262,8 @@ class LessonView(_WorkshopView):
     @extend_schema(summary="The lesson on the projector: its text and its objects",
                    responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
     def get(self, request, code):
-        lesson = self.member().workshop.current_lesson
+        member = self.member()
+        lesson = member.workshop.current_lesson
         if lesson is None:
             raise Http404("no lesson is presented")
         return Response({"position": lesson.position, "name": lesson.cluster.name,
