@@ -8,18 +8,24 @@ from __future__ import annotations
 from .config import parse_configuration
 from .framework.registry import default_registry
 from .loader import load_documents
-from .observe import Observer
+from .observe import MultiObserver, Observer
 from .queue import ACTIVE, BACKOFF, GATED, UNSCHEDULABLE
 from .scheduler import Scheduler
+from .timeline.life import attach
+from .timings import PluginTimer
 
 
 class RunSession:
     def __init__(self, sources: list[tuple[str, list]], config: dict | None, seed: int = 0,
-                 out_of_tree: dict | None = None):
+                 out_of_tree: dict | None = None, record: bool = False):
+        """record: keep the timeline recorder (steps, samples, plugin timings) observing."""
         registry = default_registry(out_of_tree)
         cluster = load_documents(sources, seed)
         cfg = parse_configuration(config if config is not None else cluster.config, registry)
         self.scheduler = Scheduler(cluster, cfg, seed=seed, registry=registry)
+        timer = PluginTimer(self.scheduler.frameworks.values()) if record else None
+        self.scheduler.life = attach(self.scheduler, timer=timer, always=record)
+        self.record = record
         self.finished = False
 
     @property
@@ -33,13 +39,20 @@ class RunSession:
     def advance(self, cycles: int | None, observer: Observer | None = None) -> int:
         """Run up to `cycles` scheduling cycles (None: to the end); returns how many ran."""
         sched = self.scheduler
+        life = sched.life
+        if self.record:
+            observer = MultiObserver([o for o in (observer, life.recorder) if o is not None])
         sched.set_observer(observer)
         done = 0
         while cycles is None or done < cycles:
+            if life is not None:
+                life.apply_due_actions()
             if not sched.step():
                 self.finished = True
                 break
             done += 1
+        if life is not None:
+            life.apply_due_actions()
         sched.set_observer(None)
         return done
 

@@ -45,6 +45,7 @@ class Step:
     action: str
     fields: dict = field(default_factory=dict)
     source: str = ""         # "file: Timeline name", for messages
+    after_cycle: int | None = None   # a step taken on a paused run: after that many cycles
 
     def to_dict(self) -> dict:
         return {"index": self.index, "at": self.at, "action": self.action,
@@ -159,7 +160,10 @@ def _parse_step(raw, i: int, source) -> Step:
                 "NoSchedule", "PreferNoSchedule", "NoExecute"):
             _fail(where, source, "taint.effect", f'Unsupported value: "{taint.get("effect")}": '
                   'supported values: "NoExecute", "NoSchedule", "PreferNoSchedule"')
-    return Step(i, float(at), action, dict(raw), f"{source[0]}: {source[1]}")
+    after = raw.get("afterCycle")
+    if after is not None and (isinstance(after, bool) or not isinstance(after, int) or after < 0):
+        _fail(where, source, "afterCycle", f"must be a non-negative integer: {after!r}")
+    return Step(i, float(at), action, dict(raw), f"{source[0]}: {source[1]}", after)
 
 
 def parse_timelines(cluster) -> list[Step]:

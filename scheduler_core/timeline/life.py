@@ -24,8 +24,13 @@ class ClusterLife:
         self.recorder = TimelineRecorder(scheduler, timer)
         self._syncing = False
         scheduler.bind_hooks.append(self._bound)
+        # Steps taken on a paused run wait for their cycle rather than their time, so that a
+        # replay applies them exactly where they were taken (see apply_due_actions).
+        self.actions = sorted((s for s in steps if s.after_cycle is not None),
+                              key=lambda s: s.after_cycle)
         for step in steps:
-            scheduler.at(step.at, lambda step=step: self.apply(step))
+            if step.after_cycle is None:
+                scheduler.at(step.at, lambda step=step: self.apply(step))
         for pi in list(self.informer.pods.values()):
             if pi.uid in scheduler.cache.pods:
                 self._placed(pi)
@@ -50,6 +55,11 @@ class ClusterLife:
             outcome = f"skipped: {skipped}"
         self.recorder.step_applied(step, self.s.clock, outcome)
 
+    def apply_due_actions(self) -> None:
+        """Apply the paused-run steps taken after the cycles done so far."""
+        while self.actions and self.actions[0].after_cycle <= self.s.cycle_count:
+            self.apply(self.actions.pop(0))
+
     def _placed(self, pi) -> None:
         """A pod on a node: NoExecute taints may evict it, and it may run for a while."""
         self.taints.pod_placed(pi)
@@ -70,12 +80,13 @@ class ClusterLife:
         return self.recorder.to_json()
 
 
-def attach(scheduler, timer=None) -> ClusterLife | None:
-    """Bring the scheduler's cluster to life when it has timelines or workloads; checks every
-    step first (InputError). A cluster with neither runs exactly as before."""
+def attach(scheduler, timer=None, always: bool = False) -> ClusterLife | None:
+    """Bring the scheduler's cluster to life when it has timelines or workloads (or `always`,
+    to record samples for the charts); checks every step first (InputError). A cluster with
+    neither runs exactly as before."""
     cluster = scheduler.cluster
     steps = parse_timelines(cluster)
-    if not steps and not (cluster.controllers and cluster.controllers.workloads):
+    if not always and not steps and not (cluster.controllers and cluster.controllers.workloads):
         return None
     _check_run_seconds(cluster)
     return ClusterLife(scheduler, steps, timer)

@@ -239,3 +239,21 @@ def test_cli_takes_the_timeline_as_a_second_file_and_exits_2_on_a_bad_one(tmp_pa
     assert bad.returncode == 2
     assert bad.stderr.strip() == (f"error: {steps}: Timeline t: field spec.steps[0].at: "
                                   "Invalid value: -5: must be greater than or equal to 0")
+
+
+def test_a_step_taken_on_a_paused_run_applies_after_its_cycle_on_replay_too():
+    from scheduler_core.session import RunSession
+
+    action = {"at": 0, "afterCycle": 2, "action": "Create", "object": node("b", cpu="1")}
+    docs = [node("a", cpu="1"), pod("p1"), pod("p2"), timeline(action)]
+    live = RunSession([("run", docs)], None, seed=1, record=True)
+    assert live.advance(2) == 2
+    assert live.scheduler.bindings["default/p2"] is None
+    assert "b" in live.scheduler.cache.node_infos     # applied as soon as cycle 2 is done
+    live.advance(None)
+    replay = RunSession([("run", docs)], None, seed=1)
+    replay.advance(None)
+    assert live.scheduler.bindings == replay.scheduler.bindings
+    assert live.scheduler.bindings["default/p2"] == "b"
+    samples = live.scheduler.life.to_json()["samples"]
+    assert samples[-1]["nodes"]["b"]["cpu"] == [1000, 1000]
