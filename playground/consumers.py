@@ -37,10 +37,17 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 
-from playground import runs
+from playground import run_executor, runs
 from playground.models import Run
-from playground.selectors import run_writable_by, runs_visible_to
-from playground.services import ServiceError
+from playground.run_lease import RunBusy
+from playground.selectors import (
+    cycle_detail,
+    run_summary,
+    run_writable_by,
+    runs_visible_to,
+    snapshot,
+)
+from playground.services import InvalidInput, ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -207,7 +214,16 @@ def _split(value, path: list, budget: int) -> tuple:
         for key, item in value.items():
             skeleton[key], more = _split(item, [*path, key], budget)
             parts += more
-        return skeleton, parts
+        # Children that fit one by one may not fit together: the largest go out whole, ahead
+        # of the parts that fill them in further.
+        moved = []
+        for key in sorted(skeleton, key=lambda k: -len(dumps(skeleton[k]))):
+            if len(dumps(skeleton)) <= budget:
+                break
+            if isinstance(skeleton[key], (dict, list)) and skeleton[key]:
+                moved.append(([*path, key], skeleton[key]))
+                skeleton[key] = {} if isinstance(skeleton[key], dict) else []
+        return skeleton, moved + parts
     empty = {} if isinstance(value, dict) else []
     return empty, [(path, piece) for piece in _chunks(value, budget)]
 
@@ -244,7 +260,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         self._flusher: asyncio.Task | None = None
         self._controls: set[asyncio.Task] = set()
         self._send_lock = asyncio.Lock()
-        self.group = runs.group_name(self.run_id)
+        self.group = run_executor.group_name(self.run_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_snapshot()
@@ -268,7 +284,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     # --- snapshot and live events ---------------------------------------------------------
 
     async def send_snapshot(self) -> None:
-        snap = await database_sync_to_async(runs.snapshot)(self.run_id)
+        snap = await database_sync_to_async(snapshot)(self.run_id)
         snap["run"]["canControl"] = self.can_control
         async with self._send_lock:
             self.batcher.clear()
@@ -277,7 +293,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_frame(frame)
 
     async def run_events(self, message):
-        """A committed chunk of the run's task (see playground.runs._commit_chunk)."""
+        """A committed chunk of the run's task (see playground.run_executor._commit_chunk)."""
         start, end = message["from"], message["to"]
         if self.cycle_mark is None:
             return
@@ -340,7 +356,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(index, int) or isinstance(index, bool):
             await self._error("cycle_detail", "invalid", "index must be an integer", index=index)
             return
-        trace = await database_sync_to_async(runs.cycle_detail)(self.run_id, index)
+        trace = await database_sync_to_async(cycle_detail)(self.run_id, index)
         if trace is None:
             await self._error("cycle_detail", "not_found", f"no cycle {index} in this run",
                               index=index)
@@ -355,7 +371,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
                 self.scope.get("user"), self.run_id, action, cycles)
         except PermissionDenied as exc:
             await self._error(action, "forbidden", str(exc))
-        except runs.RunBusy as exc:
+        except RunBusy as exc:
             await self._error(action, "busy", str(exc))
         except ServiceError as exc:
             code = "conflict" if exc.status_code == 409 else "invalid"
@@ -384,7 +400,7 @@ def _control(user, run_id: int, action: str, cycles) -> dict:
         if cycles is None:
             cycles = 1
         if not isinstance(cycles, int) or isinstance(cycles, bool) or cycles < 1:
-            raise runs.InvalidInput({"cycles": ["cycles must be a positive integer"]})
+            raise InvalidInput({"cycles": ["cycles must be a positive integer"]})
         run = runs.run_step(run=run, user=user, cycles=cycles)
     elif action in ("run", "start", "resume"):
         run = runs.run_start(run=run, user=user)
@@ -392,4 +408,4 @@ def _control(user, run_id: int, action: str, cycles) -> dict:
         run = runs.run_pause(run=run, user=user)
     else:
         run = runs.run_reset(run=run, user=user)
-    return runs.run_summary(run)
+    return run_summary(run)

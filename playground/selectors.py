@@ -5,34 +5,38 @@ but their owner (runs on them and clones of them are allowed: neither changes th
 A user sees the runs they started, the runs on their own clusters, and the runs a shared
 cluster's owner started on it; only the run's starter and the cluster's owner may drive or
 delete a run. Anything a user may not see is "not found" to them.
+
+Also where a run is, for its clients: the row, the engine state (from this process's cached
+session, playground.run_sessions) and the stored cycles.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import logging
+from contextlib import contextmanager
 
 from django.db.models import F, Q, QuerySet
 
 from playground.models import Cluster, CycleRecord, Run
+from playground.run_lease import run_busy
+from playground.run_sessions import nominations, queue_sizes, session_at, sessions
 from playground.services import out_of_tree_plugins
 from scheduler_core.config import DEFAULT_MULTI_POINT
 from scheduler_core.framework.handle import FakeHandle
 from scheduler_core.framework.interfaces import EXTENSION_POINTS
 from scheduler_core.framework.registry import default_registry
-from scheduler_core.session import RunSession
+
+logger = logging.getLogger(__name__)
+
+SNAPSHOT_MAX_NODES = 600
 
 
 def clusters_visible_to(user) -> QuerySet[Cluster]:
     if not getattr(user, "is_authenticated", False):
         return Cluster.objects.none()
     return Cluster.objects.filter(Q(owner=user) | Q(shared=True))
-
-
-def clusters_owned_by(user) -> QuerySet[Cluster]:
-    if not getattr(user, "is_authenticated", False):
-        return Cluster.objects.none()
-    return Cluster.objects.filter(owner=user)
 
 
 def cluster_writable_by(cluster: Cluster, user) -> bool:
@@ -91,15 +95,64 @@ def _plugin_catalog(out_of_tree: tuple) -> tuple[dict, ...]:
     return tuple(out)
 
 
-def run_state(run: Run, *, max_nodes: int | None = None) -> dict:
-    """RunSession.state() of the run where it is, rebuilt by replaying its cycles.
+def run_summary(run: Run) -> dict:
+    """The run row for the socket, with the REST API's field names, and whether it is busy."""
+    return {"id": run.pk, "cluster": run.cluster_id, "name": run.name, "seed": run.seed,
+            "status": run.status, "virtual_time": run.virtual_time,
+            "cycle_count": run.cycle_count, "pods_bound": run.pods_bound, "error": run.error,
+            "busy": run_busy(run)}
 
-    The run executor (playground.runs.run_state) answers from its cached session when it has
-    one; this is the fallback that needs nothing but the run's row.
-    """
-    session = RunSession(copy.deepcopy(run.sources()), run.config, seed=run.seed,
-                         out_of_tree=out_of_tree_plugins())
-    session.replay(run.cycle_count)
+
+@contextmanager
+def _session_for_reading(run_id: int):
+    """(run, session) consistent with each other; the session must not be kept."""
+    entry = sessions.entry(run_id)
+    with entry.lock:  # a working task holds it for one chunk at most
+        # The documents load only if a session has to be built.
+        run = Run.objects.defer("documents").get(pk=run_id)
+        try:
+            session = session_at(entry, run)
+        except Exception:
+            entry.session = None
+            raise
+        yield run, session
+
+
+def _engine_state(session, max_nodes: int | None) -> dict:
     state = session.state(max_nodes=max_nodes)
     state["nodeCount"] = len(session.scheduler.cache.node_infos)
+    state["queueSizes"] = queue_sizes(session)
     return state
+
+
+def run_state(run: Run, *, max_nodes: int | None = None) -> dict:
+    """RunSession.state() where the run is, from this process's cached session if it has one
+    (else rebuilt by replaying the run's cycles)."""
+    with _session_for_reading(run.pk) as (_, session):
+        return _engine_state(session, max_nodes)
+
+
+def snapshot(run_id: int, *, max_nodes: int = SNAPSHOT_MAX_NODES) -> dict:
+    """What a client joining late needs: the run row, the engine state, the last cycles.
+
+    If the engine cannot rebuild the state (a run that failed in it), `state` is None and
+    `stateError` says why; the row and the stored cycles are still there.
+    """
+    try:
+        with _session_for_reading(run_id) as (run, session):
+            state = _engine_state(session, max_nodes)
+            state["nominations"] = nominations(session)
+            extra = {}
+    except Run.DoesNotExist:
+        raise
+    except Exception as exc:
+        logger.exception("run %s: no engine state for a snapshot", run_id)
+        run = Run.objects.defer("documents").get(pk=run_id)
+        state, extra = None, {"stateError": f"{type(exc).__name__}: {exc}"}
+    return {"run": run_summary(run), "state": state,
+            "cycles": list((run.result or {}).get("recent") or []), **extra}
+
+
+def cycle_detail(run_id: int, index: int) -> dict | None:
+    return (CycleRecord.objects.filter(run_id=run_id, index=index)
+            .values_list("trace", flat=True).first())

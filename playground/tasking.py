@@ -9,6 +9,9 @@
   request returns at once. With ``PLAYGROUND_TASKS_SYNC`` on (tests) it runs inline
   at commit time and exceptions propagate.
 
+Code that enqueues the run tasks finds them by their registered names (`task_named`): the
+tasks call the run executor, so the web layer never imports them back.
+
 Tasks that push progress to WebSocket clients should use ``group_send`` from here: in
 embedded mode the in-memory channel layer lives on the server's event loop, and a
 worker thread must hand the send to that loop rather than start a loop of its own.
@@ -22,6 +25,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from asgiref.sync import async_to_sync
+from celery.utils.imports import symbol_by_name
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connections, transaction
@@ -34,9 +38,18 @@ _pending: set[Future] = set()
 _pending_lock = threading.Lock()
 _server_loop: asyncio.AbstractEventLoop | None = None
 
+# Registered names: queued messages carry them, so they must not change.
+RUN_ADVANCE = "scheduler_core.tasks.run_advance"
+RUN_RESET = "scheduler_core.tasks.run_reset"
+
 
 def services_mode() -> bool:
     return settings.PLAYGROUND_TASK_MODE == "services"
+
+
+def task_named(name: str):
+    """The task registered as `name` ("module.function"), its module imported on first use."""
+    return symbol_by_name(name)
 
 
 def enqueue_on_commit(task, *, using: str | None = None, **kwargs) -> None:

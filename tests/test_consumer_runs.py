@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import path
 
-from playground import runs
+from playground import run_executor, run_sessions, runs, selectors
 from playground.asgi import application
 from playground.consumers import FRAME_LIMIT, RunConsumer
 from playground.models import CycleRecord, Run
@@ -28,9 +28,9 @@ TIMEOUT = 30
 
 @pytest.fixture(autouse=True)
 def _embedded(embedded_mode):
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
     yield
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
 
 
 @pytest.fixture
@@ -202,7 +202,7 @@ def test_a_run_the_engine_cannot_rebuild_still_gets_a_snapshot(alice, monkeypatc
     def broken(run):
         raise RuntimeError("cannot rebuild")
 
-    monkeypatch.setattr(runs, "new_session", broken)
+    monkeypatch.setattr(run_sessions, "new_session", broken)
     h_alice = headers(alice)
 
     async def scenario():
@@ -242,7 +242,7 @@ def test_a_late_joiner_gets_the_state_and_the_last_cycles(alice, ref):
 
 
 def test_controls_over_the_socket(alice, ref, monkeypatch):
-    monkeypatch.setattr(runs, "CHUNK_CYCLES", 2)
+    monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 2)
     run = new_run(alice)
     n = len(ref["cycles"])
 
@@ -328,11 +328,11 @@ def test_a_missed_message_brings_a_fresh_snapshot(alice):
         await sock.snapshot()
         layer = get_channel_layer()
         # A message that starts past what the client has: the ones before it went missing.
-        await layer.group_send(runs.group_name(run.pk), {
+        await layer.group_send(run_executor.group_name(run.pk), {
             "type": "run.events", "run": run.pk, "from": 5, "to": 7, "events": []})
         snap = await sock.snapshot()
         # One the client already has is dropped; the next is delivered.
-        await layer.group_send(runs.group_name(run.pk), {
+        await layer.group_send(run_executor.group_name(run.pk), {
             "type": "run.events", "run": run.pk, "from": 0, "to": 0,
             "events": [{"kind": "progress", "cycles": 0, "status": "created"}]})
         batch = await sock.next()
@@ -363,7 +363,7 @@ class FakeClock:
 
 
 def test_frames_stay_small_and_at_most_20_a_second_at_5000_nodes(alice, monkeypatch):
-    monkeypatch.setattr(runs, "CHUNK_CYCLES", 1)  # as many messages as cycles
+    monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 1)  # as many messages as cycles
     run = new_run(alice, "big.yaml", text=big_cluster_yaml(5000, 40), seed=1)
     fake = FakeClock()
     sent_at = []
@@ -392,7 +392,7 @@ def test_frames_stay_small_and_at_most_20_a_second_at_5000_nodes(alice, monkeypa
 
     snap, frames, sizes = run_scenario(scenario)
     assert snap["state"]["nodeCount"] == 5000
-    assert len(snap["state"]["nodes"]) == runs.SNAPSHOT_MAX_NODES
+    assert len(snap["state"]["nodes"]) == selectors.SNAPSHOT_MAX_NODES
     assert snap["parts"] >= 1
     assert max(sizes) < FRAME_LIMIT < 64 * 1024
     assert [e["index"] for e in events(frames, "cycle")] == list(range(12))

@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from playground import runs, tasking
+from playground import run_executor, run_lease, run_sessions, runs, selectors, tasking
 from playground.models import CycleRecord, Run
 from playground.services import InvalidInput
 from scheduler_core.session import RunSession
@@ -31,9 +31,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(embedded_mode):
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
     yield
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_a_run_to_the_end_stores_what_simulate_computes(run, alice, ref):
     assert run.result["end"] == "done"
     assert run.pods_bound == sum(1 for node in ref["bindings"].values() if node)
     assert run.virtual_time >= 0
-    assert len(run.result["recent"]) == min(len(ref["cycles"]), runs.RECENT_CYCLES)
+    assert len(run.result["recent"]) == min(len(ref["cycles"]), run_executor.RECENT_CYCLES)
     assert (run.lock_token, run.lock_expires, run.target_cycle) == ("", None, None)
     row = CycleRecord.objects.get(run=run, index=0)
     first = ref["cycles"][0]
@@ -101,7 +101,7 @@ def test_steps_go_on_from_where_the_run_is(run, alice, ref):
     run.refresh_from_db()
     assert (run.status, run.cycle_count) == (Run.PAUSED, 3)
     assert traces(run) == ref["cycles"][:3]
-    assert not runs.run_busy(run)
+    assert not run_lease.run_busy(run)
     runs.run_step(run=run, user=alice, cycles=2)
     run.refresh_from_db()
     assert run.cycle_count == 5
@@ -114,7 +114,7 @@ def test_steps_go_on_from_where_the_run_is(run, alice, ref):
 
 
 def test_the_chunks_are_streamed_after_commit_without_a_gap(run, alice, ref, sent, monkeypatch):
-    monkeypatch.setattr(runs, "CHUNK_CYCLES", 4)
+    monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 4)
     runs.run_start(run=run, user=alice)
     assert {group for group, _ in sent} == {f"run_{run.pk}"}
     messages = [m for _, m in sent]
@@ -164,12 +164,12 @@ class WorkerDied(BaseException):
 
 def test_a_worker_that_dies_mid_run_leaves_the_last_chunk_and_a_retry_ends_the_same(
         run, alice, ref, captured, monkeypatch):
-    monkeypatch.setattr(runs, "CHUNK_CYCLES", 3)
+    monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 3)
     runs.run_start(run=run, user=alice)
     [(task, kwargs)] = captured
     assert task is run_advance
     commits = []
-    real_commit = runs._commit_chunk
+    real_commit = run_executor._commit_chunk
 
     def commit_then_die(*args):
         if len(commits) == 2:
@@ -177,18 +177,18 @@ def test_a_worker_that_dies_mid_run_leaves_the_last_chunk_and_a_retry_ends_the_s
         commits.append(1)
         return real_commit(*args)
 
-    monkeypatch.setattr(runs, "_commit_chunk", commit_then_die)
+    monkeypatch.setattr(run_executor, "_commit_chunk", commit_then_die)
     with pytest.raises(WorkerDied):
-        runs.advance(**kwargs)
+        run_executor.advance(**kwargs)
     run.refresh_from_db()
     assert (run.status, run.cycle_count) == (Run.RUNNING, 6)
     assert traces(run) == ref["cycles"][:6]
-    assert runs.run_busy(run)  # its lease has not run out yet
-    with pytest.raises(runs.TryLater):
-        runs.advance(**kwargs)
+    assert run_lease.run_busy(run)  # its lease has not run out yet
+    with pytest.raises(run_lease.TryLater):
+        run_executor.advance(**kwargs)
 
-    monkeypatch.setattr(runs, "_commit_chunk", real_commit)
-    runs.sessions.clear()  # a new worker process
+    monkeypatch.setattr(run_executor, "_commit_chunk", real_commit)
+    run_sessions.sessions.clear()  # a new worker process
     Run.objects.filter(pk=run.pk).update(lock_expires=timezone.now() - timedelta(seconds=1))
     run_advance.apply(kwargs=kwargs, throw=True)  # the broker redelivers the same message
     run.refresh_from_db()
@@ -200,14 +200,14 @@ def test_a_worker_that_dies_mid_run_leaves_the_last_chunk_and_a_retry_ends_the_s
 def test_a_second_request_while_a_task_holds_the_run_is_busy(run, alice, captured):
     runs.run_start(run=run, user=alice)
     run.refresh_from_db()
-    assert run.status == Run.RUNNING and runs.run_busy(run)
+    assert run.status == Run.RUNNING and run_lease.run_busy(run)
     for action in (lambda: runs.run_step(run=run, user=alice),
                    lambda: runs.run_start(run=run, user=alice),
                    lambda: runs.run_resume(run=run, user=alice),
                    lambda: runs.run_reset(run=run, user=alice)):
-        with pytest.raises(runs.RunBusy, match="run is busy"):
+        with pytest.raises(run_lease.RunBusy, match="run is busy"):
             action()
-    with pytest.raises(runs.RunBusy):  # a task started by hand, without the ticket
+    with pytest.raises(run_lease.RunBusy):  # a task started by hand, without the ticket
         run_advance.apply(kwargs={"run_id": run.pk, "cycles": 1}, throw=True)
     assert len(captured) == 1
 
@@ -231,7 +231,7 @@ def test_a_superseded_ticket_does_nothing(run, alice, captured):
 
 
 def test_pause_stops_the_task_after_its_chunk(run, alice, ref, monkeypatch):
-    monkeypatch.setattr(runs, "CHUNK_CYCLES", 2)
+    monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 2)
     chunks = []
 
     def pause_after_the_first_chunk(group, message, **kwargs):
@@ -244,7 +244,7 @@ def test_pause_stops_the_task_after_its_chunk(run, alice, ref, monkeypatch):
     runs.run_start(run=run, user=alice)
     run.refresh_from_db()
     assert (run.status, run.cycle_count, run.pause_requested) == (Run.PAUSED, 4, False)
-    assert not runs.run_busy(run)
+    assert not run_lease.run_busy(run)
     assert chunks[-1]["events"][-1]["status"] == Run.PAUSED
     runs.run_resume(run=run, user=alice)
     run.refresh_from_db()
@@ -265,13 +265,13 @@ def test_pause_of_a_run_whose_worker_died_pauses_it(run, alice, captured):
 
 def test_reset_goes_back_to_cycle_zero_and_the_run_can_run_again(run, alice, ref, sent):
     runs.run_start(run=run, user=alice)
-    assert runs.sessions.cached_cycles(run.pk) == len(ref["cycles"])
+    assert run_sessions.sessions.cached_cycles(run.pk) == len(ref["cycles"])
     runs.run_reset(run=run, user=alice)
     run.refresh_from_db()
     assert (run.status, run.cycle_count, run.pods_bound, run.virtual_time, run.result) == (
         Run.CREATED, 0, 0, 0.0, {})
     assert CycleRecord.objects.filter(run=run).count() == 0
-    assert runs.sessions.cached_cycles(run.pk) is None
+    assert run_sessions.sessions.cached_cycles(run.pk) is None
     assert sent[-1][1] == {"type": "run.reset", "run": run.pk}
     runs.run_start(run=run, user=alice)
     run.refresh_from_db()
@@ -280,7 +280,7 @@ def test_reset_goes_back_to_cycle_zero_and_the_run_can_run_again(run, alice, ref
 
 def test_reset_by_hand_while_busy_is_refused(run, alice, captured):
     runs.run_start(run=run, user=alice)
-    with pytest.raises(runs.RunBusy):
+    with pytest.raises(run_lease.RunBusy):
         run_reset_task.apply(kwargs={"run_id": run.pk}, throw=True)
 
 
@@ -308,7 +308,7 @@ def test_only_the_runs_starter_and_the_clusters_owner_may_drive_it(alice, bob):
 def test_stale_runs_are_taken_over(run, alice, ref, captured, monkeypatch):
     runs.run_step(run=run, user=alice, cycles=7)
     [(_, kwargs)] = captured
-    runs.advance(**{**kwargs, "cycles": 2})  # the worker did 2 cycles of the 7, then died
+    run_executor.advance(**{**kwargs, "cycles": 2})  # the worker did 2 cycles of the 7, then died
     Run.objects.filter(pk=run.pk).update(status=Run.RUNNING, target_cycle=7,
                                          lock_token=kwargs["token"] + ":dead",
                                          lock_expires=timezone.now() - timedelta(seconds=1))
@@ -316,7 +316,7 @@ def test_stale_runs_are_taken_over(run, alice, ref, captured, monkeypatch):
     assert runs.recover_stale_runs() == [run.pk]
     [(task, again)] = captured
     assert (task, again["cycles"], again["from_cycle"]) == (run_advance, 5, 2)
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
     run_advance.apply(kwargs=again, throw=True)
     run.refresh_from_db()
     assert (run.status, run.cycle_count) == (Run.PAUSED, 7)
@@ -346,24 +346,24 @@ def test_an_engine_error_fails_the_run_and_frees_it(run, alice, sent, monkeypatc
     run.refresh_from_db()
     assert run.status == Run.FAILED
     assert run.error == "RuntimeError: engine exploded"
-    assert not runs.run_busy(run)
+    assert not run_lease.run_busy(run)
     assert sent[-1][1]["events"][-1]["error"] == run.error
 
 
 def test_the_session_cache_is_checked_against_the_cycle_count(run, alice, ref):
     runs.run_step(run=run, user=alice, cycles=3)
-    assert runs.sessions.cached_cycles(run.pk) == 3
+    assert run_sessions.sessions.cached_cycles(run.pk) == 3
     fresh = RunSession(copy.deepcopy(run.sources()), run.config, seed=run.seed)
     fresh.replay(3)
-    assert runs.run_state(run=run)["queues"] == fresh.state()["queues"]
+    assert selectors.run_state(run=run)["queues"] == fresh.state()["queues"]
     # A session ahead of the stored run (its chunk never committed) is rebuilt...
-    runs.sessions.entry(run.pk).session.advance(2)
-    state = runs.run_state(run=run, max_nodes=4)
+    run_sessions.sessions.entry(run.pk).session.advance(2)
+    state = selectors.run_state(run=run, max_nodes=4)
     assert state["cycles"] == 3
     assert len(state["nodes"]) == 4 and state["nodeCount"] == 15
     # ...one behind catches up without observing.
-    runs.sessions.entry(run.pk).session = None
-    entry = runs.sessions.entry(run.pk)
+    run_sessions.sessions.entry(run.pk).session = None
+    entry = run_sessions.sessions.entry(run.pk)
     entry.session = RunSession(copy.deepcopy(run.sources()), run.config, seed=run.seed)
     runs.run_step(run=run, user=alice, cycles=1)
     assert traces(run) == ref["cycles"][:4]
@@ -374,7 +374,7 @@ def test_the_cache_keeps_a_bounded_number_of_sessions(alice, settings):
     many = [new_run(alice, name=f"cluster {i}") for i in range(3)]
     for r in many:
         runs.run_step(run=r, user=alice)
-    cached = [runs.sessions.cached_cycles(r.pk) for r in many]
+    cached = [run_sessions.sessions.cached_cycles(r.pk) for r in many]
     assert cached == [None, 1, 1]
 
 
@@ -387,14 +387,14 @@ settings.DATABASES["default"]["NAME"] = sys.argv[1]
 django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
-from playground import runs, tasking
-runs.CHUNK_CYCLES = 2
+from playground import run_executor, runs, tasking
+run_executor.CHUNK_CYCLES = 2
 commits = []
-real_commit = runs._commit_chunk
+real_commit = run_executor._commit_chunk
 def commit(run_id, *args):
     commits.append(run_id)
     return real_commit(run_id, *args)
-runs._commit_chunk = commit
+run_executor._commit_chunk = commit
 from tests.runs_support import make_user, new_run
 alice = make_user("alice")
 started = [new_run(alice, "gpu-cluster.yaml", seed=3, name="a"),

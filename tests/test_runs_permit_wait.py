@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from playground import runs, tasking
+from playground import run_sessions, runs, tasking
 from playground.consumers import RunConsumer
 from playground.models import CycleRecord
 from tests.runs_support import make_user, new_run, reference
@@ -22,9 +22,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(embedded_mode):
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
     yield
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
 
 
 @pytest.fixture
@@ -87,7 +87,7 @@ def test_a_new_worker_finishes_the_cycles_it_replays_open(alice):
     runs.run_step(run=run, user=alice, cycles=2)
     run.refresh_from_db()
     assert run.result["open"] == [0]
-    runs.sessions.clear()  # another worker process takes the next step
+    run_sessions.sessions.clear()  # another worker process takes the next step
     runs.run_step(run=run, user=alice, cycles=1)
     run.refresh_from_db()
     first = CycleRecord.objects.get(run=run, index=0)

@@ -8,8 +8,6 @@ field paths). A cluster or run the user may not see is 404; one they may see but
 
 from __future__ import annotations
 
-import importlib
-
 from django.conf import settings
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -27,14 +25,14 @@ from drf_spectacular.utils import (
 from rest_framework import generics, status
 from rest_framework import serializers as drf_serializers
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from playground import selectors, services
+from playground import runs, selectors, services
 from playground.api import serializers as s
 from playground.models import (
     Cluster,
@@ -78,7 +76,6 @@ ERRORS = {
                                                           "PLAYGROUND_MAX_NODES, "
                                                           "PLAYGROUND_MAX_PODS): "
                                                           + VALIDATION_HELP),
-    503: OpenApiResponse(s.DetailSerializer, description="run execution is not available"),
 }
 
 
@@ -88,11 +85,6 @@ def errors(*codes: int) -> dict:
 
 READ_ERRORS = (401, 403, 404)
 WRITE_ERRORS = (400, 401, 403, 404)
-
-
-class ServiceUnavailable(APIException):
-    status_code = 503
-    default_detail = "run execution is not available on this server"
 
 
 class PlaygroundPagination(PageNumberPagination):
@@ -564,14 +556,10 @@ class _RunActionView(PlaygroundMixin, APIView):
 
     def post(self, request, pk):
         run = self.writable_run(pk)
-        try:
-            run_service = importlib.import_module("playground.runs")
-        except ImportError as exc:
-            raise ServiceUnavailable() from exc
         kwargs = {"run": run, "user": request.user}
         if self.action == "step":
             kwargs["cycles"] = self.validated(s.RunStepSerializer)["cycles"]
-        getattr(run_service, f"run_{self.action}")(**kwargs)
+        getattr(runs, f"run_{self.action}")(**kwargs)
         run.refresh_from_db()
         return Response(s.RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
 
@@ -589,7 +577,7 @@ def _action_view(action: str):
     return extend_schema(
         summary=_ACTION_HELP[action],
         request=s.RunStepSerializer if action == "step" else None,
-        responses={202: s.RunSerializer, **errors(*WRITE_ERRORS, 409, 503)},
+        responses={202: s.RunSerializer, **errors(*WRITE_ERRORS, 409)},
     )(type(f"Run{action.title()}View", (_RunActionView,), {"action": action}))
 
 
@@ -634,16 +622,7 @@ class RunStateView(PlaygroundMixin, APIView):
         raw = request.query_params.get("max_nodes", "1000")
         if not raw.isdigit():
             raise services.InvalidInput({"max_nodes": ["must be a whole number"]})
-        max_nodes = int(raw)
-        try:
-            run_state = importlib.import_module("playground.runs").run_state
-        except (ImportError, AttributeError):
-            run_state = None
-        if run_state is None:
-            state = selectors.run_state(run, max_nodes=max_nodes)
-        else:
-            state = run_state(run=run, max_nodes=max_nodes)
-        return Response(state)
+        return Response(selectors.run_state(run, max_nodes=int(raw)))
 
 
 class RunExportView(PlaygroundMixin, APIView):

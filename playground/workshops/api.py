@@ -18,9 +18,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from playground import runs
 from playground.api.views import ERRORS, PlaygroundMixin
-from playground.selectors import clusters_visible_to
+from playground.selectors import clusters_visible_to, run_summary
 from playground.workshops import selectors, services
 from playground.workshops.lessons import lesson_objects, lesson_text
 from playground.workshops.models import Attendee, Question, WorkshopLesson
@@ -89,7 +88,7 @@ def sandbox_data(sandbox) -> dict:
             "display_name": sandbox.attendee.display_name,
             "lesson": sandbox.lesson.position, "cluster": sandbox.cluster_id,
             "cluster_name": sandbox.cluster.name, "reset_count": sandbox.reset_count,
-            "run": runs.run_summary(run) if run is not None else None,
+            "run": run_summary(run) if run is not None else None,
             "view_path": f"/workshops/{sandbox.lesson.workshop.code}/sandboxes/{sandbox.pk}/"}
 
 
@@ -217,7 +216,7 @@ class SandboxDetachView(_WorkshopView):
             presenter = sandbox.lesson.presenter_run
             cycles = presenter.cycle_count if presenter is not None else 0
         run = services.sandbox_detach(sandbox=sandbox, cycles=cycles)
-        return Response({"run": runs.run_summary(run), "cycles": cycles},
+        return Response({"run": run_summary(run), "cycles": cycles},
                         status=status.HTTP_201_CREATED)
 
 
@@ -255,19 +254,18 @@ class PresentView(_WorkshopView):
         if lesson is None:
             raise services.InvalidInput({"lesson": [f"this workshop has no lesson {position}"]})
         run = services.workshop_present(workshop=member.workshop, lesson=lesson)
-        return Response({"lesson": position, "run": runs.run_summary(run)})
+        return Response({"lesson": position, "run": run_summary(run)})
 
 
 class LessonView(_WorkshopView):
     @extend_schema(summary="The lesson on the projector: its text and its objects",
                    responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
     def get(self, request, code):
-        member = self.member()
-        lesson = member.workshop.current_lesson
+        lesson = self.member().workshop.current_lesson
         if lesson is None:
             raise Http404("no lesson is presented")
         return Response({"position": lesson.position, "name": lesson.cluster.name,
-                         "text": lesson_text(lesson.cluster, spoilers=member.is_trainer),
+                         "text": lesson_text(lesson.cluster),
                          "objects": lesson_objects(lesson.cluster)})
 
 

@@ -22,7 +22,7 @@ import asyncio
 
 from channels.db import database_sync_to_async
 
-from playground import runs
+from playground import run_executor
 from playground.consumers import (
     CLOSE_REFUSED,
     CONTROLS,
@@ -30,6 +30,8 @@ from playground.consumers import (
     RunConsumer,
     snapshot_frames,
 )
+from playground.selectors import cycle_detail
+from playground.selectors import snapshot as run_snapshot
 from playground.workshops import events, selectors, services
 from playground.workshops.conceal import Concealer
 from playground.workshops.models import Prediction
@@ -71,7 +73,7 @@ class WorkshopConsumer(RunConsumer):
         if run_id is None:
             await self.send_frame({"type": "workshop", "event": {"kind": "waiting"}})
             return
-        self.group = runs.group_name(run_id)
+        self.group = run_executor.group_name(run_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_snapshot()
 
@@ -83,7 +85,7 @@ class WorkshopConsumer(RunConsumer):
     # --- the followed run, concealed ---------------------------------------------------
 
     async def send_snapshot(self) -> None:
-        snap = await database_sync_to_async(runs.snapshot)(self.run_id)
+        snap = await database_sync_to_async(run_snapshot)(self.run_id)
         snap = self.concealer.snapshot(snap)
         snap["run"]["canControl"] = False
         async with self._send_lock:
@@ -113,7 +115,7 @@ class WorkshopConsumer(RunConsumer):
             await self._error("cycle_detail", "invalid", "index must be an integer of the "
                               "presented run", index=index)
             return
-        trace = await database_sync_to_async(runs.cycle_detail)(self.run_id, index)
+        trace = await database_sync_to_async(cycle_detail)(self.run_id, index)
         if trace is None:
             await self._error("cycle_detail", "not_found", f"no cycle {index} in this run",
                               index=index)

@@ -27,7 +27,7 @@ from django.db import connections, transaction
 from django.test import Client
 from rest_framework.test import APIClient
 
-from playground import runs, services
+from playground import run_lease, run_sessions, runs, services
 from playground.asgi import application
 from playground.consumers import FRAME_LIMIT
 from playground.models import CycleRecord, Run
@@ -102,7 +102,7 @@ def workers(tmp_path, settings):
     from playground import celery_app
 
     settings.PLAYGROUND_RUN_LEASE_SECONDS = LEASE
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
     queue = f"runs-test-{uuid.uuid4().hex[:12]}"
     default_queue = celery_app.conf.task_default_queue
     celery_app.conf.task_default_queue = queue  # the router reads it at each send
@@ -246,7 +246,7 @@ def test_a_row_locked_by_another_transaction_is_busy_at_once():
     try:
         assert locked.wait(30)
         started = time.monotonic()
-        with pytest.raises(runs.RunBusy):
+        with pytest.raises(run_lease.RunBusy):
             runs.run_step(run=run, user=alice)
         assert time.monotonic() - started < 5
     finally:

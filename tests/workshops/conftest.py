@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from playground import runs
+from playground import run_sessions
 from playground.workshops import services
 from tests.api.conftest import finish_run, import_fixture
 from tests.runs_support import make_user
@@ -14,9 +14,9 @@ from tests.runs_support import make_user
 
 @pytest.fixture(autouse=True)
 def _fresh_sessions(embedded_mode):
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
     yield
-    runs.sessions.clear()
+    run_sessions.sessions.clear()
 
 
 @pytest.fixture

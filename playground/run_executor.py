@@ -1,0 +1,267 @@
+"""Executing runs: the bodies of the run tasks (scheduler_core.tasks), which call in here.
+
+A task advances the engine in chunks (CHUNK_CYCLES cycles or CHUNK_SECONDS, whichever comes
+first). After each chunk ONE transaction stores the chunk's CycleRecords (idempotent on
+(run, index)), the counters and the run's results (bindings, nominations, victims); only once
+it has committed are the chunk's events sent to the channel group `run_<id>`. A worker that
+dies mid-chunk therefore leaves the run as it was before that chunk, and whoever takes over
+replays the stored cycles (playground.run_sessions) and goes on from there. The task holds
+the run's lease (playground.run_lease) throughout.
+
+A cycle whose pod waits on Permit is stored open (no outcome yet) with its chunk. The run's
+result lists the open cycles (`open`), and the chunk in which one finishes rewrites its
+CycleRecord and streams its summary again, marked `late`.
+
+This module never imports the tasks: they import it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from playground import tasking
+from playground.models import CycleRecord, Run
+from playground.run_lease import claim, lease_seconds, lock_row, release, renew
+from playground.run_sessions import (
+    OpenCycle,
+    max_cycles,
+    nominations,
+    queue_sizes,
+    session_at,
+    sessions,
+)
+from playground.services import cycle_records_from_trace
+from scheduler_core.observe import MultiObserver, TraceObserver
+from scheduler_core.session import RunSession
+from scheduler_core.stream import SummaryObserver, summarize
+
+logger = logging.getLogger(__name__)
+
+CHUNK_CYCLES = 25
+CHUNK_SECONDS = 0.2
+RECENT_CYCLES = 20          # cycle summaries kept on the run for a late joiner's snapshot
+MAX_QUEUE_EVENTS = 500      # per chunk; beyond that the stream gets queue sizes only
+ADVANCE_FROM = (Run.CREATED, Run.PAUSED, Run.RUNNING)
+RESET_FROM = (Run.CREATED, Run.RUNNING, Run.PAUSED, Run.FINISHED, Run.FAILED)
+
+
+def group_name(run_id: int) -> str:
+    """The channel group a run's events go to (its sockets listen there)."""
+    return f"run_{run_id}"
+
+
+class _Collector:
+    """What one chunk observed: full traces for CycleRecords, summary events for the stream."""
+
+    def __init__(self):
+        self.trace = TraceObserver()
+        self.events: list[dict] = []
+        self.summaries: list[dict] = []
+        self.victims: list[dict] = []
+        self.observer = MultiObserver([self.trace, SummaryObserver(self._emit)])
+
+    def _emit(self, kind: str, payload: dict) -> None:
+        self.events.append({"kind": kind, **payload})
+        if kind == "cycle":
+            self.summaries.append(payload)
+        elif kind == "pod" and payload.get("event") == "preempted":
+            self.victims.append({k: payload.get(k) for k in ("pod", "node", "time")})
+
+    def stream_events(self) -> list[dict]:
+        """The chunk's events with each pod's queue moves reduced to its last one."""
+        last_move = {}
+        for i, event in enumerate(self.events):
+            if event["kind"] == "queue":
+                last_move[event["pod"]] = i
+        if len(last_move) > MAX_QUEUE_EVENTS:
+            return [e for e in self.events if e["kind"] != "queue"]
+        keep = set(last_move.values())
+        return [e for i, e in enumerate(self.events) if e["kind"] != "queue" or i in keep]
+
+
+def run_progress(run: Run) -> dict:
+    return {"kind": "progress", "cycles": run.cycle_count, "podsBound": run.pods_bound,
+            "time": run.virtual_time, "status": run.status}
+
+
+def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = None,
+            token: str | None = None) -> dict:
+    """The body of the run_advance task: advance to from_cycle + cycles (None: the end)."""
+    claimed = claim(run_id, token, allow=ADVANCE_FROM)
+    if claimed is None:
+        return {"run": run_id, "skipped": True}
+    run, holder = claimed
+    base = run.cycle_count if from_cycle is None else from_cycle
+    target = None if cycles is None else base + cycles
+    if target is not None and run.cycle_count >= target:  # a retry of a step that was done
+        with transaction.atomic():
+            run = lock_row(run_id, nowait=False)
+            if run.lock_token == holder:
+                run.status = Run.PAUSED
+                run.save(update_fields=["status", "updated", *release(run)])
+        return {"run": run_id, "status": run.status, "cycles": run.cycle_count}
+    entry = sessions.entry(run_id)
+    try:
+        with entry.lock:
+            session = session_at(entry, run, heartbeat=lambda: renew(run_id, holder))
+        limit = max_cycles(session)
+        while True:
+            with entry.lock:
+                collector = _Collector()
+                _run_chunk(session, collector, target, limit)
+                run = _commit_chunk(run_id, holder, session, collector, target, limit,
+                                    entry.open)
+                # Committed: the session is where the run is. Not committed: it is ahead.
+                entry.session = session if run is not None else None
+            if run is None:  # the lock was taken over (we stalled past our lease)
+                return {"run": run_id, "skipped": True}
+            if run.status != Run.RUNNING:
+                return {"run": run_id, "status": run.status, "cycles": run.cycle_count}
+    except Exception as exc:  # the engine's or the database's: the run records it
+        sessions.discard(run_id)
+        _fail(run_id, holder, exc)
+        return {"run": run_id, "status": Run.FAILED, "error": str(exc)}
+
+
+def _run_chunk(session: RunSession, collector: _Collector, target, limit) -> int:
+    deadline = time.monotonic() + CHUNK_SECONDS
+    done = 0
+    while done < CHUNK_CYCLES and not session.finished:
+        remaining = limit - session.cycles
+        if target is not None:
+            remaining = min(remaining, target - session.cycles)
+        if remaining <= 0:
+            break
+        done += session.advance(1, observer=collector.observer)
+        if time.monotonic() >= deadline:
+            break
+    return done
+
+
+def _finish_late(run_id: int, open_cycles: dict) -> list[dict]:
+    """Rewrite the CycleRecords of the open cycles that have finished; their summaries."""
+    late = {i: o for i, o in open_cycles.items() if o.finished()}
+    if not late:
+        return []
+    stored = dict(CycleRecord.objects.filter(run_id=run_id, index__in=list(late))
+                  .values_list("index", "trace"))
+    summaries = []
+    for index in sorted(late):
+        if index not in stored:
+            continue
+        trace = late[index].merged(stored[index])
+        CycleRecord.objects.filter(run_id=run_id, index=index).update(
+            trace=trace, outcome=trace["outcome"] or "", node=trace["node"],
+            message=trace["message"] or "")
+        summaries.append({**summarize(trace), "late": True})
+    return summaries
+
+
+def _commit_chunk(run_id, holder, session, collector, target, limit,
+                  open_cycles: dict | None = None) -> Run | None:
+    """Store the chunk and stream its events; open_cycles (the session entry's, updated
+    here) are the cycles stored open before, whose pods may have left Permit since."""
+    s = session.scheduler
+    open_cycles = open_cycles if open_cycles is not None else {}
+    with transaction.atomic():
+        run = lock_row(run_id, nowait=False)
+        if run.lock_token != holder:
+            return None
+        start = run.cycle_count
+        recorders = collector.trace.cycles
+        cycles = [rec.data for rec in recorders]
+        records = cycle_records_from_trace(run, cycles)
+        # One row per INSERT: for several rows Django sends PostgreSQL UNNEST arrays, and
+        # psycopg escapes each ~100 KB trace into an array literal character by character.
+        CycleRecord.objects.bulk_create(records, batch_size=1, ignore_conflicts=True)
+        late = _finish_late(run_id, open_cycles)
+        # A cycle still waiting on Permit has sent no summary: send the one it has so far.
+        opened_recorders = [rec for rec, c in zip(recorders, cycles) if c["outcome"] is None]
+        opened = [c for c in cycles if c["outcome"] is None]
+        summaries = late + collector.summaries + [summarize(c) for c in opened]
+        result = dict(run.result or {})
+        result["bindings"] = dict(s.bindings)
+        result["nominations"] = nominations(session)
+        result["victims"] = list(result.get("victims") or []) + collector.victims
+        result["recent"] = (list(result.get("recent") or []) + summaries)[-RECENT_CYCLES:]
+        still_open = {i: o for i, o in open_cycles.items() if not o.finished()}
+        still_open.update((c["index"], OpenCycle(rec)) for rec, c in zip(opened_recorders, opened))
+        if still_open:
+            result["open"] = sorted(still_open)
+        else:
+            result.pop("open", None)
+        run.cycle_count = session.cycles
+        run.virtual_time = s.clock
+        run.pods_bound = sum(1 for node in s.bindings.values() if node)
+        fields = ["cycle_count", "virtual_time", "pods_bound", "result", "status", "updated",
+                  "lock_expires"]
+        if session.finished or session.cycles >= limit:
+            run.status = Run.FINISHED
+            result["end"] = "done" if session.finished else "limit"
+        elif run.pause_requested or (target is not None and session.cycles >= target):
+            run.status = Run.PAUSED
+        run.result = result
+        if run.status == Run.RUNNING:
+            run.lock_expires = timezone.now() + timedelta(seconds=lease_seconds())
+        else:
+            fields += release(run)
+        run.save(update_fields=sorted(set(fields)))
+        events = ([{"kind": "cycle", **c} for c in late] + collector.stream_events()
+                  + [{"kind": "cycle", **summarize(c)} for c in opened])
+        events.append({**run_progress(run), "queues": queue_sizes(session)})
+        message = {"type": "run.events", "run": run_id, "from": start, "to": run.cycle_count,
+                   "events": events}
+        transaction.on_commit(lambda: _send(run_id, message))
+    open_cycles.clear()
+    open_cycles.update(still_open)
+    return run
+
+
+def _send(run_id: int, message: dict) -> None:
+    try:
+        tasking.group_send(group_name(run_id), message)
+    except Exception:  # the stream is best effort; the run's rows are the record
+        logger.exception("run %s: could not send to the channel layer", run_id)
+
+
+def _fail(run_id: int, holder: str, exc: BaseException) -> None:
+    logger.exception("run %s failed", run_id)
+    try:
+        with transaction.atomic():
+            run = lock_row(run_id, nowait=False)
+            if run.lock_token != holder:
+                return
+            run.status = Run.FAILED
+            run.error = f"{type(exc).__name__}: {exc}"[:5000]
+            run.save(update_fields=["status", "error", "updated", *release(run)])
+            message = {"type": "run.events", "run": run_id, "from": run.cycle_count,
+                       "to": run.cycle_count, "events": [{**run_progress(run),
+                                                          "error": run.error}]}
+            transaction.on_commit(lambda: _send(run_id, message))
+    except Exception:
+        logger.exception("run %s: could not record the failure", run_id)
+
+
+def reset(run_id: int, *, token: str | None = None) -> dict:
+    """The body of the run_reset task: delete the cycles, clear counters and results."""
+    claimed = claim(run_id, token, allow=RESET_FROM)
+    if claimed is None:
+        return {"run": run_id, "skipped": True}
+    _, holder = claimed
+    with transaction.atomic():
+        run = lock_row(run_id, nowait=False)
+        if run.lock_token != holder:
+            return {"run": run_id, "skipped": True}
+        CycleRecord.objects.filter(run=run).delete()
+        run.status, run.cycle_count, run.virtual_time, run.pods_bound = Run.CREATED, 0, 0.0, 0
+        run.error, run.result = "", {}
+        run.save(update_fields=["status", "cycle_count", "virtual_time", "pods_bound", "error",
+                                "result", "updated", *release(run)])
+        transaction.on_commit(lambda: sessions.discard(run_id))
+        transaction.on_commit(lambda: _send(run_id, {"type": "run.reset", "run": run_id}))
+    return {"run": run_id, "status": Run.CREATED, "cycles": 0}

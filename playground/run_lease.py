@@ -1,0 +1,124 @@
+"""The run's lock: a lease in the run row, so that one task at a time works on a run.
+
+The lease is `lock_token` and `lock_expires`, taken under `SELECT ... FOR UPDATE NOWAIT` on
+PostgreSQL (SQLite serializes writers by itself) and renewed after every chunk. A request that
+finds a live lease gets RunBusy ("run is busy", HTTP 409). A lease that nobody renewed in
+PLAYGROUND_RUN_LEASE_SECONDS belongs to a dead worker: the next request, or the recovery
+task run when a worker starts, takes it over.
+
+A request takes a ticket (`grant`); the task it enqueues claims the lease with that ticket
+(`claim`) and holds it as "<ticket>:<execution>", which tells a redelivered message from the
+execution that is still working.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import OperationalError, transaction
+from django.utils import timezone
+
+from playground.models import Run
+from playground.services import Conflict
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_LEASE_SECONDS = 30
+
+
+class RunBusy(Conflict):
+    """Another task works on the run (HTTP 409, an error frame on the socket)."""
+
+    def __init__(self, message: str = "run is busy"):
+        super().__init__({"detail": [message]})
+
+
+class TryLater(Exception):
+    """A redelivered task whose earlier execution may still be alive (its lease is live)."""
+
+    def __init__(self, countdown: float):
+        super().__init__(f"the run's lease is live for {countdown:.1f}s more")
+        self.countdown = countdown
+
+
+def lease_seconds() -> float:
+    return float(getattr(settings, "PLAYGROUND_RUN_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
+
+
+def lease_live(run: Run, now=None) -> bool:
+    now = now or timezone.now()
+    return bool(run.lock_token) and run.lock_expires is not None and run.lock_expires > now
+
+
+def run_busy(run: Run) -> bool:
+    """Whether a task holds the run's lock (for the API and the snapshot)."""
+    return lease_live(run)
+
+
+def lock_row(run_id: int, *, nowait: bool) -> Run:
+    """The run row under SELECT FOR UPDATE (a no-op on SQLite); must be inside atomic().
+
+    Without its documents (the whole cluster): they load on first use, when a session is built.
+    """
+    try:
+        return Run.objects.select_for_update(nowait=nowait).defer("documents").get(pk=run_id)
+    except OperationalError as exc:  # PostgreSQL: another transaction holds the row
+        raise RunBusy() from exc
+
+
+def grant(run: Run, now=None) -> str:
+    """Give the locked row a new ticket and a full lease; the ticket (the caller saves)."""
+    token = uuid.uuid4().hex
+    run.lock_token = token
+    run.lock_expires = (now or timezone.now()) + timedelta(seconds=lease_seconds())
+    return token
+
+
+def release(run: Run) -> list[str]:
+    """Drop the lease and the task's orders; the fields to save."""
+    run.lock_token, run.lock_expires = "", None
+    run.pause_requested, run.target_cycle = False, None
+    return ["lock_token", "lock_expires", "pause_requested", "target_cycle"]
+
+
+def renew(run_id: int, holder: str) -> None:
+    Run.objects.filter(pk=run_id, lock_token=holder).update(
+        lock_expires=timezone.now() + timedelta(seconds=lease_seconds()))
+
+
+def claim(run_id: int, token: str | None, *, allow: tuple[str, ...]) -> tuple[Run, str] | None:
+    """The lock for this execution: (run, holder) or None when the task has nothing to do.
+
+    token None (a task started by hand): take a free lock or raise RunBusy. A token the run
+    still carries: ours. "<token>:<execution>" means the same task ran before: if that
+    execution's lease is live it may still be working (TryLater), else it died and we take
+    over. Any other token: the task was superseded (reset, a later request): skip it.
+    """
+    with transaction.atomic():
+        try:
+            run = lock_row(run_id, nowait=False)
+        except Run.DoesNotExist:
+            return None
+        now = timezone.now()
+        if token is None:
+            if lease_live(run, now):
+                raise RunBusy()
+            token = uuid.uuid4().hex
+        elif run.lock_token.startswith(token + ":"):
+            if lease_live(run, now):
+                raise TryLater((run.lock_expires - now).total_seconds() + 1)
+            logger.warning("run %s: taking over from a worker that stopped renewing", run_id)
+        elif run.lock_token != token:
+            logger.info("run %s: task with a superseded ticket skipped", run_id)
+            return None
+        if run.status not in allow:
+            run.save(update_fields=["updated", *release(run)])
+            return None
+        holder = f"{token}:{uuid.uuid4().hex[:12]}"
+        run.lock_token = holder
+        run.lock_expires = now + timedelta(seconds=lease_seconds())
+        run.save(update_fields=["lock_token", "lock_expires", "updated"])
+        return run, holder
