@@ -1,6 +1,7 @@
 """Each kind of timeline step, run through the scheduler, and bad timelines refused."""
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
 
@@ -246,12 +247,13 @@ def test_a_step_taken_on_a_paused_run_applies_after_its_cycle_on_replay_too():
 
     action = {"at": 0, "afterCycle": 2, "action": "Create", "object": node("b", cpu="1")}
     docs = [node("a", cpu="1"), pod("p1"), pod("p2"), timeline(action)]
-    live = RunSession([("run", docs)], None, seed=1, record=True)
+    # The engine writes into the manifests it loads (spec.nodeName): each session a copy.
+    live = RunSession([("run", copy.deepcopy(docs))], None, seed=1, record=True)
     assert live.advance(2) == 2
     assert live.scheduler.bindings["default/p2"] is None
     assert "b" in live.scheduler.cache.node_infos     # applied as soon as cycle 2 is done
     live.advance(None)
-    replay = RunSession([("run", docs)], None, seed=1)
+    replay = RunSession([("run", copy.deepcopy(docs))], None, seed=1)
     replay.advance(None)
     assert live.scheduler.bindings == replay.scheduler.bindings
     assert live.scheduler.bindings["default/p2"] == "b"
