@@ -40,10 +40,13 @@ from scheduler_core.framework.registry import Registry, default_registry
 from scheduler_core.loader import CONFIG_KIND, EXTRA_KINDS, _flatten, load_documents
 from scheduler_core.safe_read import read_documents
 from scheduler_core.simulate import SCHEMA_VERSION
+from scheduler_core.timeline.document import parse_timelines
+from scheduler_core.workloads.manager import WORKLOAD_KINDS
 
 _YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 # Kinds stored as ExtraObject rows: what the loader keeps besides the kinds with a model.
-STORED_EXTRA_KINDS = frozenset(EXTRA_KINDS) | CLUSTER_SCOPED_EXTRA_KINDS
+STORED_EXTRA_KINDS = (frozenset(EXTRA_KINDS) | CLUSTER_SCOPED_EXTRA_KINDS
+                      | frozenset(WORKLOAD_KINDS))
 TOP_LEVEL_ORDER = ("apiVersion", "kind", "metadata", "spec", "status")
 DESCRIPTION_RE = re.compile(r"^#\s*description:\s*(.*?)\s*$", re.MULTILINE)
 BULK_BATCH = 2000
@@ -524,11 +527,12 @@ def object_delete(*, instance: KubeObject) -> None:
 
 def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None) -> Run:
     """A run over a snapshot of the cluster's objects and profile (what reset restores)."""
-    documents = list(cluster_manifests(cluster))
+    # The cluster's timelines go with its objects (scheduler_core.timeline reads them).
+    documents = list(cluster_manifests(cluster)) + [t.document() for t in cluster.timelines.all()]
     profile = SchedulerProfile.objects.filter(cluster=cluster).first()
     config = profile.config if profile else default_config()
     try:
-        load_documents([("cluster", documents)])
+        parse_timelines(load_documents([("cluster", copy.deepcopy(documents))]))
         parse_configuration(config, scheduler_registry())
     except InputError as exc:
         raise InvalidInput({"cluster": [str(exc)]}) from exc

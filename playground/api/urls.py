@@ -2,6 +2,7 @@
 
 from django.urls import include, path
 
+from playground import timeline_api
 from playground.api import views
 
 urlpatterns = [
@@ -23,6 +24,14 @@ urlpatterns = [
     path("runs/<int:pk>/state/", views.RunStateView.as_view(), name="api-run-state"),
     path("runs/<int:pk>/export/", views.RunExportView.as_view(), name="api-run-export"),
     path("plugins/", views.PluginListView.as_view(), name="api-plugins"),
+    path("clusters/<int:cluster_id>/timelines/", timeline_api.ClusterTimelinesView.as_view(),
+         name="api-cluster-timelines"),
+    path("clusters/<int:cluster_id>/timelines/<int:pk>/",
+         timeline_api.TimelineDetailView.as_view(), name="api-cluster-timeline"),
+    path("runs/<int:pk>/timeline/", timeline_api.RunTimelineView.as_view(),
+         name="api-run-timeline"),
+    path("runs/<int:pk>/actions/", timeline_api.RunActionsView.as_view(),
+         name="api-run-actions"),
     path("workshops/", include("playground.workshops.api_urls")),
 ]
 
