@@ -58,3 +58,15 @@ def test_traces_of_5000_and_15000_nodes_fit_frames_and_come_back_whole():
         sizes = [len(json.dumps({"seq": 10**6, **f}, separators=(",", ":"))) for f in frames]
         assert max(sizes) <= FRAME_LIMIT < KB64
         assert reassemble(frames) == trace
+
+
+def test_many_medium_maps_that_fit_alone_but_not_together():
+    # A 5,000-node trace scores a few hundred nodes (percentageOfNodesToScore): each Score
+    # plugin's map fits a frame, the seven of them do not.
+    trace = big_trace(5000)
+    scored = list(trace["totalScore"])[:300]
+    trace["score"] = {f"Plugin{i}": {n: {"raw": 37, "normalized": 61, "weighted": 61}
+                                     for n in scored} for i in range(7)}
+    frames = detail_frames(trace)
+    assert max(len(json.dumps(f, separators=(",", ":"))) for f in frames) <= FRAME_LIMIT - 100
+    assert reassemble(frames) == trace

@@ -296,7 +296,8 @@ export class CyclePanel {
     const sorted = nodes.slice().sort((a, b) => {
       const va = value(a, key), vb = value(b, key);
       if (typeof va === "string") return dir * va.localeCompare(vb);
-      return dir * ((va ?? -Infinity) - (vb ?? -Infinity)) || a.localeCompare(b);
+      // Among equal totals the winner (the seed's pick among the ties) comes first.
+      return dir * ((va ?? -Infinity) - (vb ?? -Infinity)) || (b === winner) - (a === winner) || a.localeCompare(b);
     });
     const sortTh = (label, k, attrs = {}) => el("th", {
       scope: "col", class: k === "node" ? "" : "num",

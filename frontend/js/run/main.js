@@ -169,7 +169,11 @@ const KEYS = {
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const t = e.target;
-  if (t.closest && t.closest("input, textarea, select, [contenteditable]")) {
+  // Fields that take text (or a select's typeahead) keep their keys; the history slider and
+  // check boxes let the run's letter keys through.
+  const field = t.closest && t.closest("input, textarea, select, [contenteditable]");
+  const slider = field && field.matches("input[type=range], input[type=checkbox], input[type=radio]");
+  if (field && (!slider || !/^[a-z/]$/.test(e.key))) {
     if (e.key === "Escape") t.blur();
     return;
   }
