@@ -201,9 +201,14 @@ def describe_objects(documents: list) -> dict:
 def run_objects(request, pk: int):
     run = get_object_or_404(runs_visible_to(request.user), pk=pk)
     try:
-        return JsonResponse(describe_objects(run.documents))
+        objects = describe_objects(run.documents)
     except InputError as exc:
         return JsonResponse({"detail": str(exc)}, status=400)
+    # Score weights as the framework runs them, so the Score table can say "×1" for a plugin
+    # whose scores were all 0 (the trace's arithmetic cannot show its weight then).
+    expanded = expand_profiles(run.config)
+    objects["weights"] = {p["schedulerName"]: p["weights"] for p in expanded.get("profiles", [])}
+    return JsonResponse(objects)
 
 
 @require_GET
