@@ -13,6 +13,7 @@ from .errors import ConfigError, duplicate, invalid, required
 from .framework.interfaces import EXTENSION_POINTS, MAX_NODE_SCORE, MAX_TOTAL_SCORE
 from .framework.registry import Registry, default_registry
 from .plugins import names
+from .schema import CONFIGURATION, type_errors
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
@@ -178,7 +179,10 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     """
     registry = registry or default_registry()
     raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
-    errors: list[str] = []
+    # The strict decoder refuses a field of the wrong type before any validation runs.
+    errors = [f"{path}: {message}" for path, message in type_errors(raw, CONFIGURATION)]
+    if errors:
+        raise ConfigError(errors, file=file)
     if raw.get("apiVersion", API_VERSION) != API_VERSION:
         errors.append(invalid("apiVersion", raw.get("apiVersion"),
                               f"must be {API_VERSION}{_dropped_version_hint(raw)}"))

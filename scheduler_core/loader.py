@@ -10,11 +10,11 @@ import sys
 from dataclasses import dataclass, field
 
 from .admission import admit_pods
-from .errors import InputError
+from .errors import InputError, json_kind
 from .framework.handle import ClusterObjects
 from .framework.types import PodInfo
+from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
-from .quantity import QuantityError, resource_value
 from .safe_read import read_documents
 from .simulator_export import is_simulator_export, simulator_export_objects
 from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand
@@ -23,7 +23,6 @@ SYSTEM_PRIORITY_CLASSES = {
     "system-node-critical": 2000001000,
     "system-cluster-critical": 2000000000,
 }
-HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000
 CONFIG_KIND = "KubeSchedulerConfiguration"
 TIMELINE_KIND = "Timeline"      # the playground's own kind: docs/TIMELINE.md
 EXTRA_KINDS = ("PodGroup", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
@@ -84,7 +83,12 @@ def _flatten(doc, where: str) -> list[tuple[str, dict]]:
         raise InputError("a document must be a mapping (a Kubernetes object)", obj=where)
     if is_simulator_export(doc):
         return [(f"{where} {w}", obj) for w, obj in simulator_export_objects(doc)]
-    kind = doc.get("kind", "")
+    for field_name in ("apiVersion", "kind"):
+        if not isinstance(doc.get(field_name) or "", str):
+            got = json_kind(doc[field_name])
+            raise InputError(f'Invalid value: "{got}": {field_name} in body must be of type '
+                             f'string: "{got}"', obj=where, field=field_name)
+    kind = doc.get("kind") or ""
     if kind == "List" or (kind.endswith("List") and isinstance(doc.get("items"), list)):
         out = []
         for i, item in enumerate(doc.get("items") or []):
@@ -96,63 +100,14 @@ def _flatten(doc, where: str) -> list[tuple[str, dict]]:
     return [(where, doc)]
 
 
-def _name_of(obj: dict, where: str, kind: str) -> str:
-    meta = obj.get("metadata")
-    if not isinstance(meta, dict) or not meta.get("name"):
-        raise InputError("Required value", obj=f"{kind} ({where})", field="metadata.name")
-    return meta["name"]
-
-
-def _check_resources(resources, obj: str, path: str) -> None:
-    if resources is None:
-        return
-    if not isinstance(resources, dict):
-        raise InputError("must be a map of resource name to quantity", obj=obj, field=path)
-    for name, value in resources.items():
-        try:
-            amount = resource_value(name, value)
-        except QuantityError as exc:
-            raise InputError(str(exc), obj=obj, field=f"{path}.{name}") from exc
-        if amount < 0:
-            raise InputError(f"must be greater than or equal to 0: {value!r}", obj=obj,
-                             field=f"{path}.{name}")
-
-
-def _check_node(node: dict, label: str) -> None:
-    status = node.get("status") or {}
-    _check_resources(status.get("allocatable"), label, "status.allocatable")
-    _check_resources(status.get("capacity"), label, "status.capacity")
-
-
-def _check_pod(pod: dict, label: str) -> None:
-    spec = pod.get("spec")
-    if not isinstance(spec, dict):
-        raise InputError("Required value", obj=label, field="spec")
-    if not spec.get("containers"):
-        raise InputError("Required value", obj=label, field="spec.containers")
-    for group in ("containers", "initContainers"):
-        for i, c in enumerate(spec.get(group) or []):
-            res = (c or {}).get("resources") or {}
-            for part in ("requests", "limits"):
-                _check_resources(res.get(part), label, f"spec.{group}[{i}].resources.{part}")
-    _check_resources(spec.get("overhead"), label, "spec.overhead")
-    if spec.get("priority") is not None and not isinstance(spec["priority"], int):
-        raise InputError(f"must be an integer: {spec['priority']!r}", obj=label,
-                         field="spec.priority")
-
-
-def _check_priority_class(pc: dict, label: str) -> None:
-    value = pc.get("value")
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InputError(f"must be an integer: {value!r}", obj=label, field="value")
-    name = pc["metadata"]["name"]
-    if not name.startswith("system-") and value > HIGHEST_USER_DEFINABLE_PRIORITY:
-        raise InputError(f"Invalid value: {value}: must be no greater than "
-                         f"{HIGHEST_USER_DEFINABLE_PRIORITY}", obj=label, field="value")
-    policy = pc.get("preemptionPolicy", "PreemptLowerPriority")
-    if policy not in ("PreemptLowerPriority", "Never"):
-        raise InputError(f'Unsupported value: "{policy}": supported values: '
-                         '"Never", "PreemptLowerPriority"', obj=label, field="preemptionPolicy")
+def _label(obj: dict, kind: str, where: str) -> str:
+    """"Pod default/web-1" for an object with a name, "Pod" without one."""
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = meta.get("name")
+    if not name or not isinstance(name, str):
+        return kind or "object"
+    namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else ""
+    return f"{kind} {namespace or 'default'}/{name}" if kind in _NAMESPACED else f"{kind} {name}"
 
 
 class _Builder:
@@ -172,20 +127,21 @@ class _Builder:
         if kind == TIMELINE_KIND:
             self.cluster.timelines.append((path, obj))
             return
+        handler = _HANDLERS.get(kind)
+        if handler is None and kind not in EXTRA_KINDS and kind not in WORKLOAD_KINDS:
+            self.cluster.warnings.append(f"{path}: {where}: skipping unsupported kind {kind!r}")
+            return
+        label = _label(obj, kind, where)
+        problems = validate_object(obj)
+        if problems:
+            raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
         # A `kubectl get -o yaml` export: the server's field bookkeeping means nothing here.
         (obj.get("metadata") or {}).pop("managedFields", None)
         if kind in WORKLOAD_KINDS:
             # A copy: the controllers give it a uid, which must not leak into the source.
             obj = copy.deepcopy(obj)
             self.cluster.workloads.append(obj)
-        handler = _HANDLERS.get(kind)
-        if handler is None and kind not in EXTRA_KINDS and kind not in WORKLOAD_KINDS:
-            self.cluster.warnings.append(f"{path}: {where}: skipping unsupported kind {kind!r}")
-            return
-        name = _name_of(obj, where, kind or "object")
-        ns = (obj["metadata"].get("namespace") or "default")
-        key = f"{ns}/{name}" if kind in _NAMESPACED else name
-        label = f"{kind} {key}"
+        key = label.split(" ", 1)[1]
         if (kind, key) in self.seen:
             raise InputError(f"duplicate {kind} {key!r}", file=path, obj=label)
         self.seen.add((kind, key))
@@ -230,30 +186,24 @@ def _default_storage(objects) -> None:
 
 
 def _add_node(cluster, obj, label, key):
-    _check_node(obj, label)
     cluster.nodes.append(obj)
 
 
 def _add_pod(cluster, obj, label, key):
-    _check_pod(obj, label)
     obj.setdefault("metadata", {}).setdefault("namespace", "default")
     cluster.pods.append(obj)
 
 
 def _add_priority_class(cluster, obj, label, key):
-    _check_priority_class(obj, label)
     cluster.objects.priority_classes[key] = obj
 
 
 def _add_pvc(cluster, obj, label, key):
-    _check_resources(((obj.get("spec") or {}).get("resources") or {}).get("requests"), label,
-                     "spec.resources.requests")
     obj.setdefault("metadata", {}).setdefault("namespace", "default")
     cluster.objects.pvcs[key] = obj
 
 
 def _add_pv(cluster, obj, label, key):
-    _check_resources((obj.get("spec") or {}).get("capacity"), label, "spec.capacity")
     cluster.objects.pvs[key] = obj
 
 

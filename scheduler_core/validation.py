@@ -97,3 +97,19 @@ def is_valid_label_value(value: str) -> list[str]:
         errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT,
                                 "MyValue", "my_value", "12345"))
     return errs
+
+
+_DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL_FMT)
+_DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric "
+                      "characters or '-', and must start and end with an alphanumeric character")
+DNS1123_LABEL_MAX_LENGTH = 63
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    """IsDNS1123Label."""
+    errs = []
+    if _byte_len(value) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if not _DNS1123_LABEL_RE.fullmatch(value):
+        errs.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return errs

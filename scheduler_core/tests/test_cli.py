@@ -90,7 +90,7 @@ def bad_input_run(path: Path, *extra):
 def test_bad_quantity_exits_2_with_one_line_naming_file_object_and_field(tmp_path):
     path = write(tmp_path / "bad.yaml", make_node("n1"), make_pod("web", cpu="12x"))
     line = bad_input_run(path)
-    assert line.startswith(f"error: {path}: Pod default/web: "
+    assert line.startswith(f"error: {path}: document 2: Pod default/web: "
                            "field spec.containers[0].resources.requests.cpu: ")
     assert "'12x'" in line
 

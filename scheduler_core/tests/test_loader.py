@@ -63,20 +63,22 @@ def test_unknown_kind_is_skipped_with_a_warning(tmp_path):
 
 def test_bad_quantity_names_file_object_and_field(tmp_path):
     message = load_error(tmp_path, make_pod("web", cpu="12x"))
-    assert message.startswith(f"{tmp_path / 'in.yaml'}: Pod default/web: "
+    assert message.startswith(f"{tmp_path / 'in.yaml'}: document 1: Pod default/web: "
                               "field spec.containers[0].resources.requests.cpu: ")
     assert message.endswith("'12x'")
 
 
 def test_bad_node_quantity(tmp_path):
     message = load_error(tmp_path, make_node("n1", memory="lots"))
-    assert "Node n1: field status.allocatable.memory: " in message
+    # Every problem is reported, as the API server lists them.
+    assert "Node n1: field status.capacity.memory: " in message
+    assert "; field status.allocatable.memory: " in message
 
 
 def test_negative_quantity(tmp_path):
     message = load_error(tmp_path, make_pod("web", memory="-1Gi"))
-    assert "field spec.containers[0].resources.requests.memory: must be greater than or " \
-           "equal to 0" in message
+    assert "field spec.containers[0].resources.requests.memory: Invalid value: \"-1Gi\": " \
+           "must be greater than or equal to 0" in message
 
 
 @pytest.mark.parametrize("docs,want", [
@@ -94,7 +96,7 @@ def test_same_name_in_other_namespaces_is_not_a_duplicate(tmp_path):
 
 
 def test_missing_name(tmp_path):
-    assert "Pod (document 1): field metadata.name: Required value" in load_error(
+    assert "document 1: Pod: field metadata.name: Required value" in load_error(
         tmp_path, {"apiVersion": "v1", "kind": "Pod", "metadata": {}, "spec": {}})
 
 

@@ -1,0 +1,235 @@
+"""Field types of the supported kinds, after the Kubernetes OpenAPI (core/v1, policy/v1,
+scheduling.k8s.io/v1, storage.k8s.io/v1, apps/v1, batch/v1, kubescheduler.config.k8s.io/v1).
+
+Only the fields the playground reads are described; others pass, as the API server keeps
+unknown fields out of the way instead of failing. A value of the wrong type is reported with
+the words of the API server's OpenAPI schema validation, every one of them, before anything
+reads the object and trips over it ("spec.containers: Invalid value: \\"number\\":
+spec.containers in body must be of type array: \\"number\\"").
+"""
+from __future__ import annotations
+
+from .errors import json_kind
+
+STRING, INTEGER, BOOLEAN, NUMBER = "string", "integer", "boolean", "number"
+QUANTITY = "quantity"          # int-or-string; the quantity syntax is checked by the validators
+INT_OR_STRING = "int-or-string"
+OBJECT = "object"              # any mapping, its fields not described
+
+
+def obj(**fields) -> dict:
+    return {"type": "object", "fields": fields}
+
+
+def array(item) -> dict:
+    return {"type": "array", "item": item}
+
+
+def map_of(value) -> dict:
+    return {"type": "map", "value": value}
+
+
+STRINGS = array(STRING)
+STRING_MAP = map_of(STRING)
+QUANTITY_MAP = map_of(QUANTITY)
+
+OBJECT_META = obj(
+    name=STRING, generateName=STRING, namespace=STRING, uid=STRING, resourceVersion=STRING,
+    generation=INTEGER, creationTimestamp=STRING, deletionTimestamp=STRING,
+    deletionGracePeriodSeconds=INTEGER, labels=STRING_MAP, annotations=STRING_MAP,
+    finalizers=STRINGS,
+    ownerReferences=array(obj(apiVersion=STRING, kind=STRING, name=STRING, uid=STRING,
+                              controller=BOOLEAN, blockOwnerDeletion=BOOLEAN)),
+)
+REQUIREMENT = obj(key=STRING, operator=STRING, values=STRINGS)
+LABEL_SELECTOR = obj(matchLabels=STRING_MAP, matchExpressions=array(REQUIREMENT))
+NODE_SELECTOR_TERM = obj(matchExpressions=array(REQUIREMENT), matchFields=array(REQUIREMENT))
+NODE_SELECTOR = obj(nodeSelectorTerms=array(NODE_SELECTOR_TERM))
+NODE_AFFINITY = obj(
+    requiredDuringSchedulingIgnoredDuringExecution=NODE_SELECTOR,
+    preferredDuringSchedulingIgnoredDuringExecution=array(
+        obj(weight=INTEGER, preference=NODE_SELECTOR_TERM)),
+)
+POD_AFFINITY_TERM = obj(labelSelector=LABEL_SELECTOR, namespaceSelector=LABEL_SELECTOR,
+                        namespaces=STRINGS, topologyKey=STRING, matchLabelKeys=STRINGS,
+                        mismatchLabelKeys=STRINGS)
+POD_AFFINITY = obj(
+    requiredDuringSchedulingIgnoredDuringExecution=array(POD_AFFINITY_TERM),
+    preferredDuringSchedulingIgnoredDuringExecution=array(
+        obj(weight=INTEGER, podAffinityTerm=POD_AFFINITY_TERM)),
+)
+TOPOLOGY_SPREAD_CONSTRAINT = obj(
+    maxSkew=INTEGER, topologyKey=STRING, whenUnsatisfiable=STRING, labelSelector=LABEL_SELECTOR,
+    minDomains=INTEGER, nodeAffinityPolicy=STRING, nodeTaintsPolicy=STRING,
+    matchLabelKeys=STRINGS,
+)
+RESOURCES = obj(requests=QUANTITY_MAP, limits=QUANTITY_MAP,
+                claims=array(obj(name=STRING, request=STRING)))
+CONTAINER = obj(
+    name=STRING, image=STRING, command=STRINGS, args=STRINGS, resources=RESOURCES,
+    restartPolicy=STRING,
+    ports=array(obj(name=STRING, containerPort=INTEGER, hostPort=INTEGER, protocol=STRING,
+                    hostIP=STRING)),
+)
+POD_SPEC = obj(
+    containers=array(CONTAINER), initContainers=array(CONTAINER), nodeName=STRING,
+    nodeSelector=STRING_MAP, schedulerName=STRING, priority=INTEGER,
+    priorityClassName=STRING, preemptionPolicy=STRING, restartPolicy=STRING,
+    terminationGracePeriodSeconds=INTEGER, overhead=QUANTITY_MAP, resources=RESOURCES,
+    hostNetwork=BOOLEAN, runtimeClassName=STRING,
+    affinity=obj(nodeAffinity=NODE_AFFINITY, podAffinity=POD_AFFINITY,
+                 podAntiAffinity=POD_AFFINITY),
+    tolerations=array(obj(key=STRING, operator=STRING, value=STRING, effect=STRING,
+                          tolerationSeconds=INTEGER)),
+    topologySpreadConstraints=array(TOPOLOGY_SPREAD_CONSTRAINT),
+    schedulingGates=array(obj(name=STRING)),
+    volumes=array(obj(name=STRING,
+                      persistentVolumeClaim=obj(claimName=STRING, readOnly=BOOLEAN),
+                      ephemeral=obj(volumeClaimTemplate=OBJECT))),
+    resourceClaims=array(obj(name=STRING, resourceClaimName=STRING,
+                             resourceClaimTemplateName=STRING)),
+)
+POD_TEMPLATE = obj(metadata=OBJECT_META, spec=POD_SPEC)
+WORKLOAD_SPEC = obj(replicas=INTEGER, selector=LABEL_SELECTOR, template=POD_TEMPLATE,
+                    parallelism=INTEGER, completions=INTEGER, serviceName=STRING)
+
+KINDS = {
+    "Pod": obj(spec=POD_SPEC, status=obj(phase=STRING, nominatedNodeName=STRING)),
+    "Node": obj(
+        spec=obj(unschedulable=BOOLEAN, podCIDR=STRING, providerID=STRING,
+                 taints=array(obj(key=STRING, value=STRING, effect=STRING,
+                                  timeAdded=STRING))),
+        status=obj(capacity=QUANTITY_MAP, allocatable=QUANTITY_MAP,
+                   images=array(obj(names=STRINGS, sizeBytes=INTEGER))),
+    ),
+    "Namespace": obj(),
+    "PriorityClass": obj(value=INTEGER, globalDefault=BOOLEAN, description=STRING,
+                         preemptionPolicy=STRING),
+    "PodDisruptionBudget": obj(
+        spec=obj(minAvailable=INT_OR_STRING, maxUnavailable=INT_OR_STRING,
+                 selector=LABEL_SELECTOR, unhealthyPodEvictionPolicy=STRING),
+        status=obj(disruptionsAllowed=INTEGER, currentHealthy=INTEGER, desiredHealthy=INTEGER,
+                   expectedPods=INTEGER, disruptedPods=OBJECT),
+    ),
+    "PersistentVolume": obj(
+        spec=obj(capacity=QUANTITY_MAP, accessModes=STRINGS, storageClassName=STRING,
+                 persistentVolumeReclaimPolicy=STRING, volumeMode=STRING,
+                 claimRef=obj(name=STRING, namespace=STRING, uid=STRING),
+                 nodeAffinity=obj(required=NODE_SELECTOR),
+                 csi=obj(driver=STRING, volumeHandle=STRING)),
+        status=obj(phase=STRING),
+    ),
+    "PersistentVolumeClaim": obj(
+        spec=obj(accessModes=STRINGS, resources=obj(requests=QUANTITY_MAP, limits=QUANTITY_MAP),
+                 storageClassName=STRING, volumeName=STRING, volumeMode=STRING,
+                 selector=LABEL_SELECTOR),
+        status=obj(phase=STRING, capacity=QUANTITY_MAP),
+    ),
+    "StorageClass": obj(
+        provisioner=STRING, volumeBindingMode=STRING, reclaimPolicy=STRING,
+        allowVolumeExpansion=BOOLEAN, parameters=STRING_MAP,
+        allowedTopologies=array(obj(matchLabelExpressions=array(obj(key=STRING,
+                                                                    values=STRINGS)))),
+    ),
+    "CSINode": obj(spec=obj(drivers=array(obj(name=STRING, nodeID=STRING,
+                                              topologyKeys=STRINGS,
+                                              allocatable=obj(count=INTEGER))))),
+    **{kind: obj(spec=WORKLOAD_SPEC)
+       for kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")},
+}
+
+_PLUGIN_LIST = obj(enabled=array(obj(name=STRING, weight=INTEGER)),
+                   disabled=array(obj(name=STRING, weight=INTEGER)))
+_EXTENSION_POINTS = ("multiPoint", "preEnqueue", "queueSort", "preFilter", "filter",
+                     "postFilter", "preScore", "score", "reserve", "permit", "preBind", "bind",
+                     "postBind")
+PLUGIN_ARGS = obj(
+    defaultConstraints=array(TOPOLOGY_SPREAD_CONSTRAINT), defaultingType=STRING,
+    addedAffinity=NODE_AFFINITY, hardPodAffinityWeight=INTEGER,
+    ignorePreferredTermsOfExistingPods=BOOLEAN, ignoredResources=STRINGS,
+    ignoredResourceGroups=STRINGS, minCandidateNodesPercentage=INTEGER,
+    minCandidateNodesAbsolute=INTEGER, bindTimeoutSeconds=INTEGER,
+    shape=array(obj(utilization=INTEGER, score=INTEGER)),
+    scoringStrategy=obj(type=STRING, resources=array(obj(name=STRING, weight=INTEGER)),
+                        requestedToCapacityRatio=obj(
+                            shape=array(obj(utilization=INTEGER, score=INTEGER)))),
+)
+CONFIGURATION = obj(
+    apiVersion=STRING, kind=STRING, parallelism=INTEGER, percentageOfNodesToScore=INTEGER,
+    podInitialBackoffSeconds=INTEGER, podMaxBackoffSeconds=INTEGER,
+    profiles=array(obj(schedulerName=STRING, percentageOfNodesToScore=INTEGER,
+                       plugins=obj(**{point: _PLUGIN_LIST for point in _EXTENSION_POINTS}),
+                       pluginConfig=array(obj(name=STRING, args=PLUGIN_ARGS)))),
+    extenders=array(obj(urlPrefix=STRING, filterVerb=STRING, preemptVerb=STRING,
+                        prioritizeVerb=STRING, bindVerb=STRING, weight=INTEGER,
+                        enableHTTPS=BOOLEAN, nodeCacheCapable=BOOLEAN,
+                        ignorable=BOOLEAN,
+                        managedResources=array(obj(name=STRING, ignoredByScheduler=BOOLEAN)))),
+)
+
+
+def _type_of(value) -> str:
+    """The OpenAPI type name of a value ("integer" apart from "number")."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return INTEGER
+    kind = json_kind(value)
+    return "boolean" if kind == "bool" else kind
+
+
+def _fits(value, spec) -> bool:
+    got = _type_of(value)
+    if spec in (QUANTITY, INT_OR_STRING):
+        return got in (STRING, INTEGER) or (spec == QUANTITY and got == NUMBER)
+    if spec == NUMBER:
+        return got in (NUMBER, INTEGER)
+    if spec == OBJECT:
+        return got == "object"
+    if isinstance(spec, dict):
+        return got == ("array" if spec["type"] == "array" else "object")
+    return got == spec
+
+
+def _expected(spec) -> str:
+    if spec in (QUANTITY, INT_OR_STRING):
+        return "string or integer"
+    if isinstance(spec, dict):
+        return "array" if spec["type"] == "array" else "object"
+    return spec
+
+
+def _wrong_type(path: str, value, spec) -> tuple[str, str]:
+    got = _type_of(value)
+    return path, (f'Invalid value: "{got}": {path} in body must be of type {_expected(spec)}: '
+                  f'"{got}"')
+
+
+def type_errors(value, spec, path: str = "") -> list[tuple[str, str]]:
+    """(field path, message) for every value whose type is not the schema's; null is absent.
+    Iterative, so no depth the safe reader lets through can exhaust the stack."""
+    errors: list[tuple[str, str]] = []
+    pending = [(value, spec, path)]
+    while pending:
+        value, spec, path = pending.pop()
+        if value is None:
+            continue
+        if not _fits(value, spec):
+            errors.append(_wrong_type(path or "<root>", value, spec))
+            continue
+        if not isinstance(spec, dict):
+            continue
+        if spec["type"] == "object":
+            pending += [(value.get(name), sub, f"{path}.{name}" if path else name)
+                        for name, sub in reversed(spec["fields"].items())]
+        elif spec["type"] == "map":
+            pending += [(v, spec["value"], f"{path}[{k}]") for k, v in reversed(value.items())]
+        else:
+            pending += [(v, spec["item"], f"{path}[{i}]")
+                        for i, v in reversed(list(enumerate(value)))]
+    return errors
+
+
+def object_type_errors(obj: dict) -> list[tuple[str, str]]:
+    """Type errors of a Kubernetes object of a supported kind (metadata included)."""
+    errors = type_errors(obj.get("metadata"), OBJECT_META, "metadata")
+    spec = KINDS.get(obj.get("kind") or "")
+    return errors + (type_errors(obj, spec) if spec else [])
