@@ -261,11 +261,12 @@ class LessonView(_WorkshopView):
     @extend_schema(summary="The lesson on the projector: its text and its objects",
                    responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
     def get(self, request, code):
-        lesson = self.member().workshop.current_lesson
+        member = self.member()
+        lesson = member.workshop.current_lesson
         if lesson is None:
             raise Http404("no lesson is presented")
         return Response({"position": lesson.position, "name": lesson.cluster.name,
-                         "text": lesson_text(lesson.cluster),
+                         "text": lesson_text(lesson.cluster, spoilers=member.is_trainer),
                          "objects": lesson_objects(lesson.cluster)})
 
 

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from playground import run_sessions
 from playground.workshops import services
+from playground.workshops.models import Sandbox
 from tests.api.conftest import finish_run, import_fixture
 from tests.runs_support import make_user
 
@@ -84,3 +85,13 @@ def url(workshop, tail: str = "") -> str:
 
 def sandbox_of(client, workshop) -> int:
     return client.get(url(workshop, "sandboxes/")).json()[0]["id"]
+
+
+@pytest.fixture
+def room(workshop, trainer, ana, ben, outsider, anon):
+    """Every kind of caller: the trainer, Ana and Ben (attendees), an outsider, anonymous."""
+    return {"trainer": trainer, "ana": ana, "ben": ben, "outsider": outsider, "anon": anon}
+
+
+def ana_sandbox(workshop):
+    return Sandbox.objects.get(attendee__workshop=workshop, attendee__display_name="Ana")

@@ -171,3 +171,18 @@ def test_a_sandbox_reset_notice_reaches_only_its_attendee(room):
     notice, first_for_ben = async_to_sync(scenario)()
     assert notice["event"] == {"kind": "sandbox_reset", "sandbox": sandbox.pk, "lesson": 0}
     assert first_for_ben["event"]["kind"] == "closed"
+
+
+def test_it_rejects_other_attendees_sandbox_run(room):
+    workshop, ana, ben = room
+    sandbox = ana.attendance.sandboxes.get()
+    run = services.sandbox_detach(sandbox=sandbox, cycles=0)
+    h_ana, h_ben = headers(ana), headers(ben)
+
+    async def scenario():
+        own = await Socket(run.pk, h_ana).connect()
+        other = await Socket(run.pk, h_ben).connect()
+        return own[0], other
+
+    own, other = async_to_sync(scenario)()
+    assert own is True and other == (False, 4403)
