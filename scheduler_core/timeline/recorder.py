@@ -48,7 +48,8 @@ class TimelineRecorder(Observer):
 
     def pod_event(self, event, pod, time, detail=None):
         if event not in QUIET_POD_EVENTS:
-            self.pod_events.append({"time": time, "pod": pod.key, "event": event,
+            self.pod_events.append({"time": time, "cycle": self.s.cycle_count, "pod": pod.key,
+                                    "event": event,
                                     "node": (detail or {}).get("node") or pod.node_name})
         self.sample(time)
 
@@ -63,7 +64,8 @@ class TimelineRecorder(Observer):
 
     # --- what the timeline tells it ----------------------------------------------------------
     def step_applied(self, step, time: float, outcome: str) -> None:
-        self.steps.append({**step.to_dict(), "time": time, "outcome": outcome})
+        self.steps.append({**step.to_dict(), "time": time, "cycle": self.s.cycle_count,
+                           "outcome": outcome})
         self.sample(time)
 
     def cycle_finished(self, index: int, outcome: str, time: float) -> None:
