@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from scheduler_core import cli
+from scheduler_core.errors import InputError
 from scheduler_core.extenders.sample import ExtenderServer, Rules
 from scheduler_core.observe import MultiObserver, Observer, TraceObserver
 from scheduler_core.outoftree import PLUGINS
@@ -34,7 +35,7 @@ SAMPLE_URL = "http://127.0.0.1:8888"  # where extender-lesson.yaml expects the s
 LESSON_FIXTURES = {
     "taints-affinity", "spread-antiaffinity", "preemption-lesson", "storage-lesson",
     "gang-lesson", "gang-lesson-fits", "gpu-lesson", "extender-lesson", "gpu-cluster",
-    "scale-500", "storage-revert-lesson",
+    "scale-500", "storage-revert-lesson", "gpu-dra-lesson",
 }
 
 
@@ -131,6 +132,9 @@ def zone_of(node: str) -> str:
 NOT_HELPFUL = "Preemption is not helpful for scheduling."
 NOT_HELPFUL_5 = "preemption: 0/5 nodes are available: 5 " + NOT_HELPFUL
 NO_VICTIMS = "No preemption victims found for incoming pod."
+# DynamicResources (default profile since v1.34) answers PostFilter first for a pod without
+# claims; kube-scheduler joins its reason before DefaultPreemption's in the message.
+NO_CLAIMS = "no new claims to deallocate"
 
 
 # --- every fixture is a lesson with a test --------------------------------------------------------
@@ -181,7 +185,7 @@ AFFINITY = "node(s) didn't match Pod's node affinity/selector"
 GPU_TAINT = "node(s) had untolerated taint {dedicated: gpu}"
 CORDONED = "node(s) were unschedulable"
 NOWHERE = (f"0/5 nodes are available: 1 {GPU_TAINT}, 1 {CORDONED}, 3 {AFFINITY}. "
-           f"{NOT_HELPFUL_5}")
+           f"{NO_CLAIMS}, {NOT_HELPFUL_5}")
 TRAINER_TOLERATION = "  tolerations:\n  - {key: dedicated, operator: Equal, value: gpu, " \
                      "effect: NoSchedule}\n"
 TAINT_SCORE_OFF = "  plugins:\n    score:\n      disabled:\n      - name: TaintToleration\n"
@@ -209,8 +213,9 @@ def test_taints_affinity_places_each_pod_where_its_header_says():
         "node-d": cordon}
     assert [(c["time"], c["outcome"], c["message"]) for c in nowhere] == [
         (0.0, "Unschedulable", NOWHERE), (330.0, "Unschedulable", NOWHERE)]
-    assert nowhere[0]["postFilter"] == [entry("DefaultPreemption", "Unschedulable",
-                                              [NOT_HELPFUL_5])]
+    assert nowhere[0]["postFilter"] == [
+        entry("DynamicResources", "Unschedulable", [NO_CLAIMS]),
+        entry("DefaultPreemption", "Unschedulable", [NOT_HELPFUL_5])]
     assert run.scheduler.pending_reasons() == {"default/nowhere": NOWHERE}
     # Without tolerations, the taint and the cordon filter gpu-1 and node-d out.
     for pod in ("likes-b", "anywhere"):
@@ -275,7 +280,7 @@ def test_taints_affinity_try_a_weight_of_zero_and_disabling_the_taint_score():
 SPREAD = "node(s) didn't match pod topology spread constraints"
 ANTI = "node(s) didn't match pod anti-affinity rules"
 EXISTING_ANTI = "node(s) didn't satisfy existing pods anti-affinity rules"
-CACHE_6 = (f"0/6 nodes are available: 6 {ANTI}. preemption: 0/6 nodes are available: "
+CACHE_6 = (f"0/6 nodes are available: 6 {ANTI}. {NO_CLAIMS}, preemption: 0/6 nodes are available: "
            f"6 {NO_VICTIMS}")
 NODES_6 = ["node-a1", "node-a2", "node-b1", "node-b2", "node-c1", "node-c2"]
 CACHE_6_REQUIRED = """  name: cache-6
@@ -363,8 +368,8 @@ def test_spread_try_a_preferred_anti_affinity_for_cache_6():
     run = lesson("spread-antiaffinity", edits=[(CACHE_6_REQUIRED, CACHE_6_PREFERRED)])
     cache_6 = run.first("cache-6")
     assert cache_6["message"] == (
-        f"0/6 nodes are available: 6 {EXISTING_ANTI}. preemption: 0/6 nodes are available: "
-        f"6 {NO_VICTIMS}")
+        f"0/6 nodes are available: 6 {EXISTING_ANTI}. {NO_CLAIMS}, preemption: 0/6 nodes are "
+        f"available: 6 {NO_VICTIMS}")
     assert rejections(cache_6) == dict.fromkeys(
         NODES_6, ("InterPodAffinity", "Unschedulable", [EXISTING_ANTI]))
 
@@ -379,7 +384,8 @@ def test_spread_try_anti_affinity_per_zone():
 
 # --- preemption-lesson ----------------------------------------------------------------------------
 INSUFFICIENT_3 = "0/3 nodes are available: 3 Insufficient cpu."
-NOT_ELIGIBLE = "preemption: not eligible due to a terminating pod on the nominated node."
+NOT_ELIGIBLE = (f"{NO_CLAIMS}, preemption: not eligible due to a terminating pod on the "
+                "nominated node.")
 
 
 def test_preemption_victims_nomination_graceful_deletion_and_binding():
@@ -390,7 +396,8 @@ def test_preemption_victims_nomination_graceful_deletion_and_binding():
     assert rejections(first) == dict.fromkeys(
         ["node-1", "node-2", "node-3"], ("NodeResourcesFit", "Unschedulable",
                                          ["Insufficient cpu"]))
-    assert first["postFilter"] == [entry("DefaultPreemption")]
+    assert first["postFilter"] == [entry("DynamicResources", "Unschedulable", [NO_CLAIMS]),
+                                   entry("DefaultPreemption")]
     preemption = first["preemption"]
     assert (preemption["nominatedNode"], preemption["victims"]) == (
         "node-1", ["default/batch-1", "default/batch-2"])
@@ -456,15 +463,17 @@ def test_preemption_try_a_pdb_that_allows_two_disruptions():
 def test_preemption_try_lowering_the_priority_class_to_zero():
     run = lesson("preemption-lesson", edits=[("value: 1000", "value: 0")])
     assert [(c["outcome"], c["message"]) for c in run.cycles] == [
-        ("Unschedulable", f"{INSUFFICIENT_3} preemption: 0/3 nodes are available: 3 {NO_VICTIMS}")]
+        ("Unschedulable",
+         f"{INSUFFICIENT_3} {NO_CLAIMS}, preemption: 0/3 nodes are available: 3 {NO_VICTIMS}")]
     assert run.events == []
     assert run.bindings == {"default/urgent": None}
 
 
 # --- storage-lesson -------------------------------------------------------------------------------
 NO_PV = "node(s) didn't find available persistent volumes to bind"
-REPORTS = ("0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. "
-           "preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.")
+# VolumeBinding's PreFilter ends the cycle before DynamicResources' PreFilter runs: its
+# PostFilter has no state and fails with fwk.ErrNotFound, so DefaultPreemption does not run.
+REPORTS = "0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. not found"
 NOTHING = {"assumed": [], "reverted": [], "bound": [], "provisioned": []}
 WFFC_REPORTS = ("provisioner: csi.example.com\nvolumeBindingMode: Immediate",
                 "provisioner: csi.example.com\nvolumeBindingMode: WaitForFirstConsumer")
@@ -482,7 +491,7 @@ def storage_text(swap_cache_pods: bool = False) -> str:
 
 
 def volume_binding(cycle: dict, point: str) -> dict:
-    (only,) = cycle[point]
+    (only,) = [e for e in cycle[point] if e["plugin"] == "VolumeBinding"]
     assert (only["plugin"], only["code"], only["node"]) == ("VolumeBinding", "Success",
                                                             cycle["node"])
     return only["detail"]
@@ -574,8 +583,8 @@ def test_storage_try_swapping_the_cache_pods(seed, cache_big):
     if cache_big is None:
         assert run.bindings["default/cache-small"] == "node-a2"
         assert run.first("cache-big")["message"] == (
-            f"0/4 nodes are available: 4 {NO_PV}. preemption: 0/4 nodes are available: 4 "
-            "Preemption is not helpful for scheduling.")
+            f"0/4 nodes are available: 4 {NO_PV}. {NO_CLAIMS}, preemption: 0/4 nodes are "
+            "available: 4 Preemption is not helpful for scheduling.")
 
 
 def test_storage_try_a_wait_for_first_consumer_class_for_reports():
@@ -589,7 +598,7 @@ def test_storage_try_a_wait_for_first_consumer_class_for_reports():
 # --- gang-lesson and gang-lesson-fits -------------------------------------------------------------
 TIMEOUT = "0/1 nodes are available: 1 rejected due to timeout after waiting 10s at plugin " \
           "Coscheduling."
-WORKER_3 = f"{INSUFFICIENT_3} preemption: 0/3 nodes are available: 3 {NO_VICTIMS}"
+WORKER_3 = f"{INSUFFICIENT_3} {NO_CLAIMS}, preemption: 0/3 nodes are available: 3 {NO_VICTIMS}"
 GANG_POSTFILTER_OFF = "    postFilter:\n      disabled:\n      - name: Coscheduling\n"
 WORKERS = [f"default/worker-{i}" for i in range(4)]
 
@@ -615,7 +624,8 @@ def test_gang_lesson_waits_times_out_releases_and_repeats():
     assert [(c["outcome"], c["message"]) for c in first] == [("Rejected", TIMEOUT)] * 3
     for c in first:
         assert [(u["plugin"], u["node"]) for u in c["unreserve"]] == [
-            ("Coscheduling", c["node"]), ("VolumeBinding", c["node"])]
+            ("Coscheduling", c["node"]), ("DynamicResources", c["node"]),
+            ("VolumeBinding", c["node"])]
     # The round repeats at t=10s, worker-3 first; the last one fits nowhere.
     assert [(c["pod"], c["time"]) for c in run.cycles[4:8]] == [
         ("default/worker-3", 10.0), ("default/worker-0", 10.0), ("default/worker-1", 10.0),
@@ -632,7 +642,7 @@ def test_gang_lesson_try_coscheduling_postfilter():
     given_up = ("PodGroup default/training gets rejected due to Pod worker-3 is unschedulable "
                 "even after PostFilter")
     assert worker_3["message"] == f"{WORKER_3}, {given_up}"
-    assert worker_3["postFilter"][1] == entry("Coscheduling", "Unschedulable", [given_up])
+    assert worker_3["postFilter"][2] == entry("Coscheduling", "Unschedulable", [given_up])
     assert run.scheduler.clock == 0.0  # no timeout: the group is given up at once
 
 
@@ -672,8 +682,8 @@ def test_gang_lesson_fits_try_a_fifth_worker():
     run = lesson("gang-lesson-fits", edits=fifth_worker(node=False))
     assert [c["outcome"] for c in run.cycles] == ["Bound"] * 4 + ["Unschedulable"]
     assert run.cycles[4]["message"] == (
-        f"0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are available: "
-        f"4 {NO_VICTIMS}")
+        f"0/4 nodes are available: 4 Insufficient cpu. {NO_CLAIMS}, preemption: 0/4 nodes are "
+        f"available: 4 {NO_VICTIMS}")
     run = lesson("gang-lesson-fits", edits=fifth_worker(node=True))
     assert [c["outcome"] for c in run.cycles] == ["Bound"] * 5
     assert run.cycles[4]["permit"] == [entry("Coscheduling", node=run.cycles[4]["node"])]
@@ -681,8 +691,8 @@ def test_gang_lesson_fits_try_a_fifth_worker():
 
 # --- storage-revert-lesson ------------------------------------------------------------------------
 LOCAL_1_FOR_A = {"kind": "PersistentVolume", "name": "local-1", "claim": "default/data-a"}
-MEMBER_B = (f"0/2 nodes are available: 2 {NO_PV}. preemption: 0/2 nodes are available: 2 "
-            "Preemption is not helpful for scheduling.")
+MEMBER_B = (f"0/2 nodes are available: 2 {NO_PV}. {NO_CLAIMS}, preemption: 0/2 nodes are "
+            "available: 2 Preemption is not helpful for scheduling.")
 
 
 def second_local_pv() -> list[tuple[str, str]]:
@@ -711,7 +721,7 @@ def test_storage_revert_unreserve_reverts_the_assumed_volume():
     # t=10s: the Permit timeout; Unreserve runs Coscheduling, then VolumeBinding's revert.
     assert (a0["outcome"], a0["message"]) == ("Rejected", TIMEOUT)
     assert a0["unreserve"] == [
-        entry("Coscheduling", node="node-1"),
+        entry("Coscheduling", node="node-1"), entry("DynamicResources", node="node-1"),
         entry("VolumeBinding", node="node-1",
               detail={**NOTHING, "assumed": [LOCAL_1_FOR_A], "reverted": [LOCAL_1_FOR_A]})]
     assert a0["preBind"] == []
@@ -739,7 +749,8 @@ def test_storage_revert_try_a_second_local_volume(seed):
     a, b = run.cycles
     assert (a["outcome"], b["outcome"]) == ("Bound", "Bound")
     assert a["permit"][0]["code"] == "Wait" and b["permit"][0]["code"] == "Success"
-    assert sorted(e["detail"]["bound"][0]["pv"] for c in (a, b) for e in c["preBind"]) == [
+    assert sorted(e["detail"]["bound"][0]["pv"] for c in (a, b) for e in c["preBind"]
+                  if e["plugin"] == "VolumeBinding") == [
         "local-1", "local-2"]
     objects = run.scheduler.cluster.objects
     assert {objects.pvcs[f"default/data-{m}"]["status"]["phase"] for m in "ab"} == {"Bound"}
@@ -1011,7 +1022,7 @@ def test_gpu_cluster_try_bin_packing_and_a_missing_toleration():
     run = lesson("gpu-cluster", text=gpu_cluster_without_train_1_toleration())
     assert run.first("train-1")["message"] == (
         "0/15 nodes are available: 6 node(s) had untolerated taint {nvidia.com/gpu: present}, "
-        f"9 {AFFINITY}. preemption: 0/15 nodes are available: 15 {NOT_HELPFUL}")
+        f"9 {AFFINITY}. {NO_CLAIMS}, preemption: 0/15 nodes are available: 15 {NOT_HELPFUL}")
     assert run.bindings["default/train-1"] is None
 
 
@@ -1064,3 +1075,88 @@ def test_scale_500_finds_230_feasible_nodes_unless_told_to_score_all(top, evalua
         assert len(feasible(run.cycles[0])) == 476
     # PrioritySort: the high-priority api and auth pods go first.
     assert [c["pod"].split("/")[1].split("-")[0] for c in run.cycles] == ["api", "auth", "api"]
+
+
+# --- gpu-dra-lesson -------------------------------------------------------------------------------
+CANNOT_ALLOCATE = "cannot allocate all claims"
+TRAIN_WIDE = (f"0/5 nodes are available: 5 {CANNOT_ALLOCATE}. still not schedulable, "
+              f"preemption: 0/5 nodes are available: 5 {NOT_HELPFUL}")
+WIDE_TEMPLATE = "          deviceClassName: gpu.example.com\n          count: 3\n"
+
+
+def dra_detail(cycle: dict, point: str) -> list[dict]:
+    (only,) = [e for e in cycle[point] if e["plugin"] == "DynamicResources"]
+    return only["detail"]["claims"]
+
+
+def devices_of(event: dict) -> list[tuple[str, str]]:
+    return [(r["pool"], r["device"]) for r in event["allocation"]["devices"]["results"]]
+
+
+def test_gpu_dra_lesson_claims_templates_sharing_and_admin_access():
+    run = lesson("gpu-dra-lesson")
+    assert run.bindings == {
+        "default/web-1": "cpu-node-2", "default/web-2": "cpu-node-1",
+        "default/web-3": "cpu-node-2", "default/train-1": "gpu-node-2",
+        "default/train-2": "gpu-node-3", "default/infer-a": "gpu-node-1",
+        "default/infer-b": "gpu-node-1", "gpu-monitoring/gpu-monitor": "gpu-node-3",
+        "default/train-wide": None}
+    web = run.first("web-1")
+    assert entry("DynamicResources", "Skip") in web["preFilter"]
+    assert all(e["plugin"] != "DynamicResources" for trail in web["filter"].values()
+               for e in trail)
+    train = run.first("train-1")
+    for node in ("cpu-node-1", "cpu-node-2"):
+        assert rejections(train)[node] == ("DynamicResources", "UnschedulableAndUnresolvable",
+                                           [CANNOT_ALLOCATE])
+    (reserved,) = dra_detail(train, "reserve")
+    assert reserved["claim"].startswith("default/train-1-gpus-")
+    assert devices_of(reserved) == [("gpu-node-2", "gpu-0"), ("gpu-node-2", "gpu-1")]
+    (bound,) = dra_detail(train, "preBind")
+    assert bound["reservedFor"] == "default/train-1"
+    claim = run.scheduler.cluster.objects.resource_claims[reserved["claim"]]
+    assert claim["status"]["reservedFor"] == [
+        {"resource": "pods", "name": "train-1", "uid": "default/train-1"}]
+    # infer-b only reserves the claim infer-a allocated, and must follow it to gpu-node-1.
+    infer_b = run.first("infer-b")
+    assert set(rejections(infer_b)) == {"cpu-node-1", "cpu-node-2", "gpu-node-2", "gpu-node-3"}
+    assert rejections(infer_b)["gpu-node-2"][2] == ["resourceclaim not available on the node"]
+    assert dra_detail(infer_b, "preBind") == [{"claim": "default/shared-a100",
+                                               "reservedFor": "default/infer-b"}]
+    monitor_cycle = next(c for c in run.cycles if c["pod"] == "gpu-monitoring/gpu-monitor")
+    (monitor,) = dra_detail(monitor_cycle, "reserve")
+    assert devices_of(monitor) == [("gpu-node-3", f"gpu-{i}") for i in range(4)]
+    wide = run.first("train-wide")
+    assert wide["message"] == TRAIN_WIDE
+    assert wide["postFilter"][0] == entry("DynamicResources", "Unschedulable",
+                                          ["still not schedulable"])
+
+
+def test_gpu_dra_lesson_try_two_gpus_and_no_constraint():
+    run = lesson("gpu-dra-lesson", edits=[(WIDE_TEMPLATE, WIDE_TEMPLATE.replace("3", "2"))])
+    assert run.bindings["default/train-wide"] == "gpu-node-1"
+    (event,) = dra_detail(run.first("train-wide"), "reserve")
+    assert devices_of(event) == [("gpu-node-1", "gpu-2"), ("gpu-node-1", "gpu-3")]
+    text = fixture_text("gpu-dra-lesson", [])
+    start = text.index("name: three-a100-one-root")
+    constraint = text[text.index("      constraints:", start):text.index("---", start)]
+    run = lesson("gpu-dra-lesson", edits=[(WIDE_TEMPLATE + constraint, WIDE_TEMPLATE)])
+    assert run.bindings["default/train-wide"] == "gpu-node-1"
+
+
+def test_gpu_dra_lesson_try_no_admin_access_label():
+    with pytest.raises(InputError, match=r"ResourceClaim gpu-monitoring/all-gpus-admin: field "
+                       r"spec\.devices\.requests\[0\]\.exactly\.adminAccess: Forbidden"):
+        lesson("gpu-dra-lesson", edits=[
+            ('  labels:\n    resource.kubernetes.io/admin-access: "true"\n', "")])
+
+
+def test_gpu_dra_lesson_try_a_broken_class_selector():
+    run = lesson("gpu-dra-lesson", max_cycles=12, edits=[(
+        'expression: device.driver == "gpu.example.com"',
+        'expression: device.attributes["gpu.example.com"].nosuch == 1')])
+    assert run.first("train-1")["message"] == (
+        'running "DynamicResources" filter plugin: class gpu.example.com: selector #0 on device '
+        "gpu.example.com/gpu-node-3/gpu-0: CEL runtime error: no such key: nosuch")
+    assert run.first("train-1")["outcome"] == "Error"
+    assert {p for p, n in run.bindings.items() if n} == {f"default/web-{i}" for i in (1, 2, 3)}
