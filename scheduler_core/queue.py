@@ -8,6 +8,11 @@ As with SchedulerPopFromBackoffQ (beta, on by default since v1.33): backoff expi
 truncated to whole-second windows and a pod completes its backoff once the clock has left its
 window; when activeQ is empty, the scheduler pops the head of backoffQ at once, except pods
 that failed with an error (no rejecting plugin), which always wait out their backoff.
+
+As with QueueingHints (on by default since v1.32): a cluster event moves a pod out of the pool
+only when the hint of one of the plugins that rejected it says Queue (Queue from a plugin that
+left the pod Pending skips the backoff), and the events seen while a pod was being scheduled
+(in flight) decide where it goes when it fails (determineSchedulingHintForInFlightPod).
 """
 from __future__ import annotations
 
@@ -16,17 +21,43 @@ import heapq
 import itertools
 import math
 
+from .framework.queueing_hint import ANY_EVENT, QUEUE, QUEUE_SKIP
+
 MAX_UNSCHEDULABLE_STAY = 5 * 60.0   # podMaxInUnschedulablePodsDuration
 UNSCHEDULABLE_FLUSH_PERIOD = 30.0
 BACKOFF_WINDOW = 1.0                # backoffQOrderingWindowDuration
 
 ACTIVE, BACKOFF, UNSCHEDULABLE, GATED, IN_FLIGHT = (
     "activeQ", "backoffQ", "unschedulablePods", "gated", "inFlight")
+# queueingStrategy, in increasing strength.
+SKIP, AFTER_BACKOFF, IMMEDIATELY = 0, 1, 2
+# Events the queue raises itself (internal/queue/events.go); the flush is a wildcard event.
+POD_ADD, ATTEMPT_FAILURE, BACKOFF_COMPLETE = "PodAdd", "ScheduleAttemptFailure", "BackoffComplete"
+UNSCHEDULABLE_TIMEOUT, FORCE_ACTIVATE = "UnschedulableTimeout", "ForceActivate"
+# Errors a ported hint function may raise on an object it cannot read: Go's error return,
+# which counts as Queue so that no pod is stranded in the pool.
+HINT_ERRORS = (AttributeError, KeyError, TypeError, ValueError, IndexError)
+
+
+class ClusterEvent:
+    """An event with its objects; a wildcard one (`target` a pod uid or None) moves every pod,
+    or only its target, whatever the hints say."""
+
+    __slots__ = ("name", "old", "new", "wildcard", "target")
+
+    def __init__(self, name: str, old=None, new=None, wildcard: bool = False, target=None):
+        self.name, self.old, self.new = name, old, new
+        self.wildcard, self.target = wildcard, target
+
+    def lacks_old_object(self) -> bool:
+        """An update delivered without the object as it was: hints cannot compare."""
+        return self.name.endswith("Update") and self.old is None
 
 
 class QueuedPodInfo:
     __slots__ = ("pod", "timestamp", "initial_attempt", "attempts", "seq", "queue",
-                 "unschedulable_plugins", "pending_plugins", "gated_by", "message", "_less")
+                 "unschedulable_plugins", "pending_plugins", "gated_by", "message", "_less",
+                 "flight_from", "last_move")
 
     def __init__(self, pod, timestamp: float, seq: int, less):
         self.pod = pod
@@ -40,6 +71,9 @@ class QueuedPodInfo:
         self.gated_by = ""
         self.message = ""
         self._less = less
+        self.flight_from = 0     # the in-flight events that came after this pod was popped
+        # Why the pod made its last move: {"event": ..., "hints": [{"plugin", "hint"}, ...]}.
+        self.last_move: dict | None = None
 
     def __lt__(self, other: QueuedPodInfo) -> bool:
         return self._less(self, other)
@@ -47,11 +81,15 @@ class QueuedPodInfo:
 
 class SchedulingQueue:
     def __init__(self, less, pre_enqueue, clock, initial_backoff=1.0, max_backoff=10.0,
-                 events=None):
+                 events=None, hints_of=None):
         """less(a, b): QueueSort; pre_enqueue(pod) -> Status|None; clock() -> now.
 
-        events(kind, qpi) is told every move, for observers of the queue.
+        events(kind, qpi) is told every move, for observers of the queue (qpi.last_move says
+        why); hints_of(pod, plugin) -> {event: hint function or None} (queueing_hint.py).
         """
+        self._hints_of = hints_of or (lambda pod, plugin: {ANY_EVENT: None})
+        self._flight_events: list[tuple[int, ClusterEvent]] = []
+        self._event_count = 0
         self._less = less
         self._pre_enqueue = pre_enqueue
         self._clock = clock
@@ -69,6 +107,7 @@ class SchedulingQueue:
     # --- adding ------------------------------------------------------------------------------
     def add(self, pod) -> QueuedPodInfo:
         qpi = QueuedPodInfo(pod, self._clock(), next(self._seq), self._less)
+        qpi.last_move = {"event": POD_ADD}
         self._enqueue_gated_or_active(qpi)
         # moveToActiveQ nominates a new pod only once it is in activeQ: a gated one is not.
         if pod.nominated_node_name and qpi.queue == ACTIVE:
@@ -113,11 +152,21 @@ class SchedulingQueue:
             qpi.initial_attempt = self._clock()
         qpi.queue = IN_FLIGHT
         qpi.unschedulable_plugins, qpi.pending_plugins = set(), set()
+        qpi.flight_from = self._event_count
         self.in_flight[qpi.pod.uid] = qpi
         return qpi
 
     def done(self, uid: str) -> None:
+        """The pod is no longer in flight; with none left, no event needs remembering."""
         self.in_flight.pop(uid, None)
+        if not self.in_flight:
+            self._flight_events.clear()
+
+    def add_in_flight_event(self, event: ClusterEvent) -> None:
+        """addEventIfAnyInFlight: remembered for the pods being scheduled now."""
+        self._event_count += 1
+        if self.in_flight:
+            self._flight_events.append((self._event_count, event))
 
     # --- backoff -----------------------------------------------------------------------------
     def backoff_duration(self, qpi: QueuedPodInfo) -> float:
@@ -168,6 +217,7 @@ class SchedulingQueue:
         done = [q for q in self.backoff.values() if not self.is_backing_off(q)]
         for qpi in sorted(done, key=functools.cmp_to_key(self._backoff_order)):
             del self.backoff[qpi.pod.uid]
+            qpi.last_move = {"event": BACKOFF_COMPLETE}
             self._place(qpi, ACTIVE)
 
     def _pop_backoff(self) -> QueuedPodInfo | None:
@@ -185,14 +235,64 @@ class SchedulingQueue:
 
     # --- failures ----------------------------------------------------------------------------
     def add_unschedulable(self, qpi: QueuedPodInfo, message: str = "") -> None:
-        """AddUnschedulableIfNotPresent: the pool when plugins rejected, else after backoff."""
-        self.in_flight.pop(qpi.pod.uid, None)
+        """AddUnschedulableIfNotPresent: the pool, unless an event seen while the pod was in
+        flight may have helped it (or no plugin rejected it): then backoff or activeQ."""
         qpi.timestamp = self._clock()
         qpi.message = message
-        if qpi.unschedulable_plugins or qpi.pending_plugins:
+        strategy, hints = self._in_flight_strategy(qpi)
+        self.done(qpi.pod.uid)
+        qpi.last_move = {"event": ATTEMPT_FAILURE, "hints": hints}
+        self._requeue_with_strategy(qpi, strategy)
+
+    def _in_flight_strategy(self, qpi: QueuedPodInfo) -> tuple[int, list[dict]]:
+        """determineSchedulingHintForInFlightPod, with the verdicts that decided it."""
+        if not qpi.unschedulable_plugins and not qpi.pending_plugins:
+            return AFTER_BACKOFF, []
+        strategy, hints = SKIP, []
+        for seq, event in self._flight_events:
+            if seq <= qpi.flight_from:
+                continue
+            verdict, said = self.worth_requeuing(qpi, event)
+            hints += said
+            strategy = max(strategy, verdict)
+            if strategy == IMMEDIATELY or (strategy and not qpi.pending_plugins):
+                break
+        return strategy, hints
+
+    def worth_requeuing(self, qpi: QueuedPodInfo, event: ClusterEvent) -> tuple[int, list]:
+        """isPodWorthRequeuing: the strategy, and each rejecting plugin's hint on the way."""
+        rejectors = qpi.unschedulable_plugins | qpi.pending_plugins
+        if not rejectors:
+            return AFTER_BACKOFF, []
+        if event.wildcard:
+            if event.target is not None and event.target != qpi.pod.uid:
+                return SKIP, []
+            return AFTER_BACKOFF, []
+        strategy, said = SKIP, []
+        for plugin in sorted(rejectors):   # Go walks a map; sorted, for a stable trace
+            hints = self._hints_of(qpi.pod, plugin)
+            if event.name not in hints and ANY_EVENT not in hints:
+                continue
+            fn = hints.get(event.name, hints.get(ANY_EVENT))
+            verdict = _call_hint(fn, qpi.pod, event)
+            said.append({"event": event.name, "plugin": plugin, **verdict})
+            if verdict["hint"] == QUEUE_SKIP:
+                continue
+            if plugin in qpi.pending_plugins:
+                return IMMEDIATELY, said
+            if not qpi.pending_plugins:
+                return AFTER_BACKOFF, said
+            strategy = AFTER_BACKOFF
+        return strategy, said
+
+    def _requeue_with_strategy(self, qpi: QueuedPodInfo, strategy: int) -> None:
+        """requeuePodWithQueueingStrategy."""
+        if strategy == SKIP:
             self._place(qpi, UNSCHEDULABLE)
-        else:
+        elif strategy == AFTER_BACKOFF:
             self._requeue_after_backoff(qpi)
+        else:
+            self._enqueue_gated_or_active(qpi)
 
     def park(self, qpi: QueuedPodInfo, message: str = "") -> None:
         """Hold a pod in the pool until a cluster event or the flush, whatever failed it."""
@@ -204,8 +304,9 @@ class SchedulingQueue:
     def _requeue_after_backoff(self, qpi: QueuedPodInfo) -> None:
         self._place(qpi, BACKOFF if self.is_backing_off(qpi) else ACTIVE)
 
-    def move_all_to_active_or_backoff(self, event: str, events_of, only=None) -> int:
-        """Move pool pods one of whose rejecting plugins registered `event` (or all on flush).
+    def move_all_to_active_or_backoff(self, event: ClusterEvent, only=None) -> int:
+        """movePodsToActiveOrBackoffQueue: each pool pod goes where its rejecting plugins'
+        hints send it; the event is then remembered for the pods in flight.
 
         only(qpi), when given, pre-selects the pods the event may concern at all.
         """
@@ -213,14 +314,14 @@ class SchedulingQueue:
         for uid, qpi in list(self.unschedulable.items()):
             if qpi.queue == GATED or (only is not None and not only(qpi)):
                 continue
-            rejectors = qpi.unschedulable_plugins | qpi.pending_plugins
-            if event != "flush" and rejectors and not any(
-                    event in evs or "*" in evs for evs in (events_of(qpi.pod, p)
-                                                           for p in rejectors)):
+            strategy, hints = self.worth_requeuing(qpi, event)
+            if strategy == SKIP:
                 continue
             del self.unschedulable[uid]
-            self._requeue_after_backoff(qpi)
+            qpi.last_move = {"event": event.name, "hints": hints}
+            self._requeue_with_strategy(qpi, strategy)
             moved += 1
+        self.add_in_flight_event(event)
         return moved
 
     def flush_unschedulable_left_over(self) -> int:
@@ -229,8 +330,21 @@ class SchedulingQueue:
                  if q.queue == UNSCHEDULABLE and now - q.timestamp > MAX_UNSCHEDULABLE_STAY]
         for qpi in stale:
             del self.unschedulable[qpi.pod.uid]
+            qpi.last_move = {"event": UNSCHEDULABLE_TIMEOUT}
             self._requeue_after_backoff(qpi)
         return len(stale)
+
+    def activate(self, pods) -> None:
+        """Activate: back to activeQ from the pool or backoffQ (PreEnqueue still applies); a
+        pod in flight gets a ForceActivate event that requeues it when it comes back."""
+        for pod in pods:
+            qpi = self.unschedulable.pop(pod.uid, None) or self.backoff.pop(pod.uid, None)
+            if qpi is not None:
+                qpi.last_move = {"event": FORCE_ACTIVATE}
+                self._enqueue_gated_or_active(qpi)
+            elif pod.uid in self.in_flight:
+                self.add_in_flight_event(
+                    ClusterEvent(FORCE_ACTIVATE, wildcard=True, target=pod.uid))
 
     def retry_gated(self) -> None:
         """Re-run PreEnqueue for gated pods (their spec was updated)."""
@@ -241,6 +355,7 @@ class SchedulingQueue:
             if status is None or status.is_success():
                 del self.unschedulable[uid]
                 qpi.gated_by = ""
+                qpi.last_move = {"event": "UnscheduledPodUpdate"}
                 self._place(qpi, ACTIVE)
             else:
                 qpi.message = status.message()
@@ -282,6 +397,18 @@ class SchedulingQueue:
 
     def is_empty(self) -> bool:
         return not self.active and not self.backoff
+
+
+def _call_hint(fn, pod, event: ClusterEvent) -> dict:
+    """{"hint": Queue|QueueSkip} and, when the hint could not judge, the error."""
+    if fn is None:
+        return {"hint": QUEUE}
+    if event.lacks_old_object():
+        return {"hint": QUEUE, "error": "the event carries no old object to compare"}
+    try:
+        return {"hint": fn(pod, event.old, event.new)}
+    except HINT_ERRORS as exc:
+        return {"hint": QUEUE, "error": str(exc)}
 
 
 def _window(t: float) -> float:

@@ -14,15 +14,13 @@ from .interfaces import (
     MAX_PERMIT_TIMEOUT,
     MIN_NODE_SCORE,
     BindPlugin,
-    EnqueueExtensions,
     NodeScore,
     PreFilterResult,
 )
+from .queueing_hint import ANY_EVENT, registered_hints
 from .registry import Registry
 from .status import Code, Status
 from .types import NodeInfo, PodInfo
-
-ALL_EVENTS = frozenset({"*"})
 
 
 class FrameworkError(ValueError):
@@ -179,13 +177,10 @@ class Framework:
     def less(self, a, b) -> bool:
         return self.queue_sort_plugin.less(a, b)
 
-    def events_of(self, plugin_name: str) -> set[str]:
-        """Events that may help a pod this plugin rejected; a plugin without
-        EnqueueExtensions is woken by every event, as in kube-scheduler."""
+    def hints_of(self, plugin_name: str) -> dict:
+        """{event: QueueingHintFn or None} of a plugin that rejected a pod (queueingHintMap)."""
         plugin = self.instances.get(plugin_name)
-        if isinstance(plugin, EnqueueExtensions):
-            return plugin.events_to_register()
-        return ALL_EVENTS
+        return registered_hints(plugin) if plugin is not None else {ANY_EVENT: None}
 
     # --- scheduling cycle -----------------------------------------------------------------
     def run_pre_filter_plugins(self, state: CycleState, pod: PodInfo, nodes, rec=None):
