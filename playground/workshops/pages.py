@@ -16,6 +16,7 @@ from django.urls import path
 from django.views.decorators.http import require_http_methods
 
 from playground.services import InvalidInput
+from playground.throttling import throttle_sign_in
 from playground.workshops import selectors, services
 from playground.workshops.lessons import lesson_text
 
@@ -107,7 +108,7 @@ def presenter_page(request, code: str):
 
 
 urlpatterns = [
-    path("login/", SignInView.as_view(), name="login"),
+    path("login/", throttle_sign_in(SignInView.as_view()), name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("join/", join_page, name="page-join"),
     path("join/<str:code>/", join_page, name="page-join-code"),
