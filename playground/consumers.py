@@ -310,6 +310,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         self._kick()
 
     async def run_reset(self, message):
+        await self.send_frame({"type": "notice", "message": "This run was reset to the start."})
         await self.send_snapshot()
 
     def _kick(self) -> None:

@@ -104,8 +104,12 @@ def test_theme_size_keys_and_accessible_names(page):
     screenshot(page, "run-view-dark-large.png", full_page=True)
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
-    # r resets the run to the start.
+    # r resets the run to the start, once confirmed.
     expect(page.locator("#conn")).to_have_text("live")
+    page.once("dialog", lambda d: d.dismiss())
+    page.keyboard.press("r")
+    expect(page.locator("#stat-cycles")).to_have_text("2")
+    page.once("dialog", lambda d: d.accept())
     page.keyboard.press("r")
     expect(page.locator("#stat-cycles")).to_have_text("0")
     expect(page.locator("#history-label")).to_have_text("no cycles yet")

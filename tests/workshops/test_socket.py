@@ -186,3 +186,30 @@ def test_it_rejects_other_attendees_sandbox_run(room):
 
     own, other = async_to_sync(scenario)()
     assert own is True and other == (False, 4403)
+
+
+def test_viewers_of_a_reset_run_see_a_notice(room, trainer_user):
+    workshop, ana, _ = room
+    run = workshop.current_lesson.presenter_run
+    h_ana, h_trainer = headers(ana), headers(trainer_user)
+
+    async def scenario():
+        follower = WorkshopSocket(workshop.code, h_ana)
+        watcher, driver = Socket(run.pk, h_trainer), Socket(run.pk, h_trainer)
+        for sock in (follower, watcher, driver):
+            assert (await sock.connect())[0]
+            await sock.snapshot()
+        await driver.send({"action": "step", "cycles": 2})
+        await driver.until(lambda f: f["type"] == "ack")
+        await follower.until(lambda f: f["type"] == "batch")
+        await driver.send({"action": "reset"})
+        notices = [await s.until(lambda f: f["type"] == "notice") for s in (watcher, follower)]
+        after = await follower.snapshot()
+        for sock in (follower, watcher, driver):
+            await sock.close()
+        return notices, after
+
+    notices, after = async_to_sync(scenario)()
+    assert notices[0]["message"] == "This run was reset to the start."
+    assert notices[1]["message"] == "the presenter reset the run"
+    assert after["run"]["cycle_count"] == 0

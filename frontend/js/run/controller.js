@@ -194,6 +194,7 @@ export class RunController {
         this.changed();
       },
       message: (m) => {
+        if (m.type === "notice") this.say(m.message, "busy");
         if (m.type === "ack") {
           this.applyRun(m.run);
           this.changed();
@@ -381,6 +382,8 @@ export class RunController {
 
   async reset() {
     const S = this.store;
+    // A run is often watched by others (a workshop, a shared cluster): never reset by accident.
+    if (!confirm("Reset this run to the start? Everyone watching it goes back to cycle 0.")) return;
     this.running = false;
     this.say("Resetting…", "busy");
     try {
