@@ -449,9 +449,9 @@ class Scheduler:
         # On the columns when nothing asks for per-node detail: no recorder, no nominated pods
         # to add, every node of the snapshot.
         if cols is not None and rec is None and nominator is None and nodes is cols.node_infos:
-            feasible = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis)
-            if feasible is not None:
-                return feasible
+            found = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis)
+            if found is not None:
+                return found
         run = fwk.run_filter_plugins_with_nominated_pods
         set_status = diagnosis.node_to_status.set
         for i in range(num_all):
