@@ -100,11 +100,30 @@ def test_it_reads_kubectl_list_kinds_and_json(api):
 
 
 def test_it_warns_about_and_skips_unsupported_kinds(api):
-    text = NODE.format(name="n1") + "---\napiVersion: apps/v1\nkind: Deployment\n" \
+    text = NODE.format(name="n1") + "---\napiVersion: v1\nkind: ConfigMap\n" \
         "metadata: {name: d}\n"
     response = _post(api, [("c.yaml", text)])
     assert response.status_code == 201
-    assert "Deployment" in response.json()["warnings"][0]
+    assert "ConfigMap" in response.json()["warnings"][0]
+
+
+def test_a_deployment_is_kept_and_its_timeline_becomes_the_clusters(api):
+    deployment = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"
+                  "spec:\n  replicas: 2\n  selector: {matchLabels: {app: d}}\n"
+                  "  template:\n    metadata: {labels: {app: d}}\n"
+                  "    spec: {containers: [{name: c, image: i}]}\n")
+    timeline = ("apiVersion: playground.k8s.local/v1\nkind: Timeline\nmetadata: {name: t}\n"
+                "spec: {steps: [{at: 5, action: Scale, kind: Deployment, name: d, "
+                "replicas: 3}]}\n")
+    text = NODE.format(name="n1") + "---\n" + deployment + "---\n" + timeline
+    response = _post(api, [("c.yaml", text)])
+    assert response.status_code == 201, response.json()
+    assert response.json()["warnings"] == []
+    cluster = response.json()["cluster"]["id"]
+    kinds = [o["kind"] for o in api.get(f"/api/clusters/{cluster}/objects/").json()["results"]]
+    assert kinds == ["Deployment"]
+    timelines = api.get(f"/api/clusters/{cluster}/timelines/").json()
+    assert [t["name"] for t in timelines] == ["t"]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,99 @@
+// The run view's cluster life: charts over virtual time, timeline events marked under the
+// history slider, and changes to a paused run's cluster, recorded as timeline steps.
+
+import { ApiError, api } from "./api.js";
+import { historyMarks } from "./charts-data.js";
+import { renderCharts } from "./charts.js";
+import { $, clear, el, setStatus } from "./util.js";
+
+const PAUSED = ["paused", "created"];
+
+class RunLife {
+  constructor(root) {
+    this.root = root;
+    this.runId = root.dataset.run;
+    this.status = $("#life-status", root);
+    this.charts = $("#charts", root);
+    this.resource = $("#chart-resource", root);
+    this.marks = el("div.history-marks#history-marks", { "aria-label": "Timeline events" });
+    $("#history-box")?.append(this.marks);
+    $("#charts-refresh", root).addEventListener("click", () => this.refresh());
+    this.resource.addEventListener("change", () => this.draw());
+    for (const form of root.querySelectorAll("form[data-action]")) {
+      form.addEventListener("submit", (e) => { e.preventDefault(); this.act(form); });
+    }
+    document.getElementById("history")?.addEventListener("input", () => this.placeMarks());
+    this.maxSeen = -1;
+    setInterval(() => this.placeMarks(), 1500);
+  }
+
+  async refresh() {
+    try {
+      this.timeline = await api.get(`/api/runs/${this.runId}/timeline/`);
+      this.draw();
+      this.placeMarks(true);
+    } catch (err) {
+      setStatus(this.status, `charts: ${err.message}`, "error");
+    }
+  }
+
+  draw() {
+    if (this.timeline) renderCharts(this.charts, this.timeline, this.resource.value);
+  }
+
+  /** Marks sit at the cycle they followed, as a fraction of the slider's range. */
+  placeMarks(force = false) {
+    const slider = document.getElementById("history");
+    if (!slider || !this.timeline) return;
+    const max = Number(slider.max) || 0;
+    if (!force && max === this.maxSeen) return;
+    this.maxSeen = max;
+    clear(this.marks);
+    for (const mark of historyMarks(this.timeline)) {
+      const left = max ? Math.min(100, (100 * mark.cycle) / max) : 0;
+      this.marks.append(el(`span.history-mark.${mark.kind}`, {
+        style: `left:${left}%`, title: mark.text, "aria-label": mark.text, role: "img" }));
+    }
+  }
+
+  step(form) {
+    const f = form.elements;
+    switch (form.dataset.action) {
+      case "add-node":
+        return { action: "Create", object: {
+          apiVersion: "v1", kind: "Node",
+          metadata: { name: f.name.value, labels: { "kubernetes.io/hostname": f.name.value } },
+          status: { allocatable: { cpu: f.cpu.value, memory: f.memory.value, pods: "110" } } } };
+      case "delete-pod": {
+        const [namespace, name] = f.pod.value.includes("/") ? f.pod.value.split("/") : ["default", f.pod.value];
+        return { action: "Delete", kind: "Pod", namespace, name };
+      }
+      case "cordon":
+        return { action: "Cordon", node: f.node.value };
+      case "lift-gate":
+        return { action: "RemoveSchedulingGate", pod: f.pod.value, gate: f.gate.value || undefined };
+      default:
+        throw new Error(`unknown action ${form.dataset.action}`);
+    }
+  }
+
+  async act(form) {
+    const status = $("#run-status")?.textContent.trim();
+    if (status && !PAUSED.includes(status)) {
+      setStatus(this.status, `The run is ${status}: pause it to change its cluster.`, "error");
+      return;
+    }
+    const step = this.step(form);
+    try {
+      await api.post(`/api/runs/${this.runId}/actions/`, { step });
+      setStatus(this.status, `Recorded as a timeline step: ${step.action}. Step or run to see what the scheduler does.`, "ok");
+      form.reset();
+      await this.refresh();
+    } catch (err) {
+      setStatus(this.status, err instanceof ApiError ? err.message : String(err), "error");
+    }
+  }
+}
+
+const root = document.getElementById("run-life");
+if (root) new RunLife(root).refresh();
