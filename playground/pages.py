@@ -24,13 +24,14 @@ from django.views.decorators.http import require_GET, require_POST
 from playground.models import CycleRecord
 from playground.selectors import clusters_visible_to, runs_visible_to
 from playground.services import cluster_manifests, out_of_tree_plugins
+from scheduler_core.build import build_scheduler
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError, InputError
 from scheduler_core.framework.registry import default_registry
 from scheduler_core.framework.runtime import FrameworkError, expand_plugins
 from scheduler_core.framework.types import Resource
 from scheduler_core.loader import load_documents
-from scheduler_core.scheduler import Scheduler
+from scheduler_core.session import node_usage
 
 # The app's own sign-in page (playground.workshops.pages.SignInView).
 LOGIN_URL = "/login/"
@@ -201,14 +202,9 @@ def describe_objects(documents: list) -> dict:
 def run_objects(request, pk: int):
     run = get_object_or_404(runs_visible_to(request.user), pk=pk)
     try:
-        objects = describe_objects(run.documents)
+        return JsonResponse(describe_objects(run.documents))
     except InputError as exc:
         return JsonResponse({"detail": str(exc)}, status=400)
-    # Score weights as the framework runs them, so the Score table can say "×1" for a plugin
-    # whose scores were all 0 (the trace's arithmetic cannot show its weight then).
-    expanded = expand_profiles(run.config)
-    objects["weights"] = {p["schedulerName"]: p["weights"] for p in expanded.get("profiles", [])}
-    return JsonResponse(objects)
 
 
 @require_GET
@@ -225,20 +221,11 @@ def run_timeline(request, pk: int):
 
 
 def _simulate(documents: list, config: dict | None, seed: int) -> dict:
-    registry = default_registry(out_of_tree_plugins())
     # The engine writes into the manifests it loads (spec.nodeName on binding): give it a copy.
     cluster = load_documents([("cluster", copy.deepcopy(documents))])
-    cfg = parse_configuration(config, registry)
-    sched = Scheduler(cluster, cfg, seed=seed, registry=registry)
+    sched = build_scheduler(cluster, config, seed=seed, out_of_tree=out_of_tree_plugins())
     sched.run()
-    usage = {}
-    for ni in sched.cache.node_infos.values():
-        alloc, req = ni.allocatable, ni.requested
-        usage[ni.name] = {"cpu": [req.milli_cpu, alloc.milli_cpu],
-                          "memory": [req.memory, alloc.memory],
-                          "pods": [len(ni.pods), alloc.allowed_pod_number]}
-        for name, value in alloc.scalar.items():
-            usage[ni.name][name] = [req.scalar.get(name, 0), value]
+    usage = {ni.name: node_usage(ni) for ni in sched.cache.node_infos.values()}
     return {"bindings": dict(sched.bindings), "pending": sched.pending_reasons(),
             "usage": usage, "cycles": sched.cycle_count, "time": sched.clock}
 

@@ -247,19 +247,15 @@ def _configuration(profile: str, wl: Workload) -> dict | None:
 def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool,
             timings: bool = False) -> dict:
     """Build the workload and schedule it to the end; run in a fresh interpreter."""
-    from .config import parse_configuration
-    from .framework.registry import default_registry
+    from .build import build_scheduler
     from .loader import Cluster
     from .observe import OutcomeObserver, TraceObserver
-    from .scheduler import Scheduler
     from .timings import PluginTimer
 
     wl = WORKLOADS[name](nodes, pods)
-    registry = default_registry()
-    config = parse_configuration(_configuration(profile, wl), registry)
     trace = TraceObserver() if observe else None
-    sched = Scheduler(Cluster(nodes=wl.nodes, pods=wl.running + wl.unmeasured + wl.pending),
-                      config, observer=trace or OutcomeObserver(), registry=registry)
+    sched = build_scheduler(Cluster(nodes=wl.nodes, pods=wl.running + wl.unmeasured + wl.pending),
+                            _configuration(profile, wl), observer=trace or OutcomeObserver())
     timer = PluginTimer(sched.frameworks.values()) if timings else None
     start = time.process_time()
     sched.run()

@@ -5,7 +5,6 @@ and graceful deletions are events on a heap; a run ends when nothing can change 
 """
 from __future__ import annotations
 
-import copy
 import heapq
 import itertools
 import random
@@ -14,7 +13,7 @@ from .cache import Cache
 from .columns import COLUMNS_KEY, vector_path_enabled
 from .columns.filtering import find_feasible
 from .columns.store import columns_of
-from .config import Configuration, parse_configuration
+from .config import Configuration
 from .errors import SchedulingError
 from .framework.cycle_state import CycleState
 from .framework.diagnosis import Diagnosis, FitError
@@ -26,7 +25,6 @@ from .queue import (
     MAX_UNSCHEDULABLE_STAY,
     UNSCHEDULABLE,
     UNSCHEDULABLE_FLUSH_PERIOD,
-    ClusterEvent,
     SchedulingQueue,
 )
 
@@ -158,12 +156,11 @@ class ProfileHandle:
 
 
 class Scheduler:
-    def __init__(self, cluster: Cluster, config: Configuration | None = None, *, seed: int = 0,
+    def __init__(self, cluster: Cluster, config: Configuration, *, seed: int = 0,
                  observer=None, registry: Registry | None = None, extenders=None):
         self.cluster = cluster
         self.registry = registry or default_registry()
-        self.config = config or parse_configuration(cluster.config, self.registry,
-                                                    file=cluster.config_file)
+        self.config = config
         self.rng = random.Random(seed)
         self.vector_path = vector_path_enabled()
         self.observer = observer
@@ -193,8 +190,7 @@ class Scheduler:
         self.queue = SchedulingQueue(
             first.less, self._pre_enqueue, lambda: self.clock,
             self.config.pod_initial_backoff_seconds, self.config.pod_max_backoff_seconds,
-            events=self._queue_event if observer is not None else None,
-            hints_of=self._hints_of)
+            events=self._queue_event if observer is not None else None)
         self.cache = Cache(cluster.nodes)
         self.pods = cluster.pod_infos()
         self.pending_at_start = []
@@ -243,19 +239,14 @@ class Scheduler:
     def _queue_event(self, queue: str, qpi) -> None:
         self.observer.queue_event(queue, qpi, self.clock)
 
-    def _hints_of(self, pod, plugin: str) -> dict:
-        return self.frameworks[pod.scheduler_name].hints_of(plugin)
+    def _events_of(self, pod, plugin: str):
+        return self.frameworks[pod.scheduler_name].events_of(plugin)
 
-    def cluster_event(self, event: str, pod=None, *, old=None, new=None, only=None) -> None:
-        """An event for the queue: `pod` is the pod added, updated (new) or deleted (old);
-        `old` and `new` are the objects of any other event, for the plugins' QueueingHints."""
+    def cluster_event(self, event: str, pod=None) -> None:
         self.changes += 1
-        if pod is not None:
-            old, new = (pod, None) if event.endswith("Delete") else (old, pod)
-        if event == "AssignedPodAdd":
-            only = self._concerned_by_assigned_pod(pod)
+        only = self._concerned_by_assigned_pod(pod) if event == "AssignedPodAdd" else None
         self.event_cause = event
-        self.queue.move_all_to_active_or_backoff(ClusterEvent(event, old, new), only=only)
+        self.queue.move_all_to_active_or_backoff(event, self._events_of, only=only)
         self.event_cause = ""
 
     def _concerned_by_assigned_pod(self, added):
@@ -278,7 +269,12 @@ class Scheduler:
         return concerned
 
     def activate(self, pods) -> None:
-        self.queue.activate(pods)
+        for pod in pods:
+            queue = self.queue
+            qpi = queue.unschedulable.pop(pod.uid, None) or queue.backoff.pop(pod.uid, None)
+            if qpi is not None:
+                # moveToActiveQ runs PreEnqueue again: a gated pod stays gated.
+                self.queue._enqueue_gated_or_active(qpi)
 
     # --- the event loop ----------------------------------------------------------------------
     def at(self, time: float, action) -> int:
@@ -449,9 +445,9 @@ class Scheduler:
         # On the columns when nothing asks for per-node detail: no recorder, no nominated pods
         # to add, every node of the snapshot.
         if cols is not None and rec is None and nominator is None and nodes is cols.node_infos:
-            found = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis)
-            if found is not None:
-                return found
+            feasible = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis)
+            if feasible is not None:
+                return feasible
         run = fwk.run_filter_plugins_with_nominated_pods
         set_status = diagnosis.node_to_status.set
         for i in range(num_all):
@@ -565,13 +561,9 @@ class Scheduler:
         and, like an error, sends the pod to backoff with no rejecting plugin.
         """
         b.fwk.run_reserve_plugins_unreserve(b.state, b.pod, b.host, b.rec)
-        assumed = copy.copy(b.pod)   # the event's object keeps the node it was assumed on
         self.cache.forget(b.pod)
-        # Go defers the event for a rejection, so that it never moves the pod itself; an
-        # error's event comes first and is one of the pod's in-flight events.
-        deferred = in_binding_cycle and status.is_rejected()
-        if in_binding_cycle and not deferred:
-            self.cluster_event("AssignedPodDelete", assumed)
+        if in_binding_cycle:
+            self.cluster_event("AssignedPodDelete")
         if status.is_rejected() and fit_error:
             b.qpi.unschedulable_plugins = {status.plugin} if status.plugin else set()
             diagnosis = Diagnosis()
@@ -581,10 +573,6 @@ class Scheduler:
         else:
             outcome = "Rejected" if status.is_rejected() else "Error"
             self._fail(b.qpi, outcome, status.message(), b.rec, nominate="", node=b.host)
-        if deferred:
-            uid = b.pod.uid
-            self.cluster_event("AssignedPodDelete", assumed, only=lambda q: q.pod.uid != uid)
-            self._change_marks[uid] = self.changes   # its own forgetting does not help it
 
     # --- reserve, permit and the binding cycle -----------------------------------------------
     def _assume_reserve_permit(self, b: Binding) -> None:
@@ -606,7 +594,8 @@ class Scheduler:
 
     def _wait_on_permit(self, b: Binding, waits: dict[str, float]) -> None:
         wp = WaitingPod(self, b, waits)
-        self.waiting[b.pod.uid] = wp   # in flight until its binding cycle ends
+        self.waiting[b.pod.uid] = wp
+        self.queue.done(b.pod.uid)
         if self.observer is not None:
             self.observer.pod_event("waiting", b.pod, self.clock, {"plugins": dict(waits)})
         for plugin, timeout in waits.items():
@@ -640,7 +629,6 @@ class Scheduler:
             self._rejected_after_assume(b, status, in_binding_cycle=True, fit_error=False)
             return
         self.cache.finish_binding(b.pod)
-        self.queue.done(b.pod.uid)
         b.pod.start_time = RUN_EPOCH + self.clock
         b.pod.obj.setdefault("spec", {})["nodeName"] = b.host
         if b.pod.key in self.bindings:
@@ -693,7 +681,7 @@ class Scheduler:
         self.queue.delete(pod.uid)
         if self.observer is not None:
             self.observer.pod_event("deleted", pod, self.clock, {"node": pod.node_name})
-        self.cluster_event("AssignedPodDelete", pod)
+        self.cluster_event("AssignedPodDelete")
 
     # --- results -----------------------------------------------------------------------------
     def pending_reasons(self) -> dict[str, str]:

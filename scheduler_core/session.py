@@ -5,26 +5,19 @@ lost its in-memory scheduler rebuilds it by replaying the cycles already done, u
 """
 from __future__ import annotations
 
-from .config import parse_configuration
-from .framework.registry import default_registry
+from .build import build_scheduler
 from .loader import load_documents
 from .observe import MultiObserver, Observer
 from .queue import ACTIVE, BACKOFF, GATED, UNSCHEDULABLE
 from .scheduler import Scheduler
-from .timeline.life import attach
-from .timings import PluginTimer
 
 
 class RunSession:
     def __init__(self, sources: list[tuple[str, list]], config: dict | None, seed: int = 0,
                  out_of_tree: dict | None = None, record: bool = False):
         """record: keep the timeline recorder (steps, samples, plugin timings) observing."""
-        registry = default_registry(out_of_tree)
-        cluster = load_documents(sources, seed)
-        cfg = parse_configuration(config if config is not None else cluster.config, registry)
-        self.scheduler = Scheduler(cluster, cfg, seed=seed, registry=registry)
-        timer = PluginTimer(self.scheduler.frameworks.values()) if record else None
-        self.scheduler.life = attach(self.scheduler, timer=timer, always=record)
+        self.scheduler = build_scheduler(load_documents(sources, seed), config, seed=seed,
+                                         out_of_tree=out_of_tree, record=record)
         self.record = record
         self.finished = False
 
@@ -94,11 +87,16 @@ def _pod_entry(qpi, **extra) -> dict:
     return entry
 
 
-def node_summary(ni) -> dict:
+def node_usage(ni) -> dict:
+    """[requested, allocatable] per resource (cpu in millicores), and [pods, allowed pods]."""
     alloc, req = ni.allocatable, ni.requested
-    resources = {"cpu": [req.milli_cpu, alloc.milli_cpu], "memory": [req.memory, alloc.memory],
-                 "pods": [len(ni.pods), alloc.allowed_pod_number]}
+    usage = {"cpu": [req.milli_cpu, alloc.milli_cpu], "memory": [req.memory, alloc.memory],
+             "pods": [len(ni.pods), alloc.allowed_pod_number]}
     for name, value in alloc.scalar.items():
-        resources[name] = [req.scalar.get(name, 0), value]
-    return {"name": ni.name, "resources": resources,
+        usage[name] = [req.scalar.get(name, 0), value]
+    return usage
+
+
+def node_summary(ni) -> dict:
+    return {"name": ni.name, "resources": node_usage(ni),
             "pods": [{"pod": p.key, "terminating": p.terminating} for p in ni.pods]}

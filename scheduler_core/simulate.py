@@ -4,13 +4,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .config import parse_configuration
+from .build import build_scheduler
 from .errors import InputError
 from .framework.registry import default_registry
 from .loader import load_files
 from .observe import MultiObserver, OutcomeObserver, TraceObserver
 from .scheduler import Scheduler
-from .timeline.life import attach
 
 SCHEMA_VERSION = 1
 
@@ -50,20 +49,18 @@ class SimulationResult:
             self.trace.write_json(out, self.head())
 
 
-def build_scheduler(paths: list[str], *, config_file: str | None = None, seed: int = 0,
-                    observer=None, out_of_tree: dict | None = None, warn=None,
-                    texts: dict[str, str] | None = None) -> Scheduler:
-    registry = default_registry(out_of_tree)
+def load_scheduler(paths: list[str], *, config_file: str | None = None, seed: int = 0,
+                   observer=None, out_of_tree: dict | None = None, warn=None,
+                   texts: dict[str, str] | None = None) -> Scheduler:
+    """The scheduler over the files (texts: their contents, instead of reading them)."""
     cluster = load_files(list(paths) + ([config_file] if config_file else []), texts, seed)
     if config_file and cluster.config_file != config_file:
         raise InputError("no KubeSchedulerConfiguration document", file=config_file)
     for line in cluster.warnings:
         if warn is not None:
             warn(line)
-    config = parse_configuration(cluster.config, registry, file=cluster.config_file)
-    scheduler = Scheduler(cluster, config, seed=seed, observer=observer, registry=registry)
-    scheduler.life = attach(scheduler)
-    return scheduler
+    return build_scheduler(cluster, config_file=cluster.config_file, seed=seed,
+                           observer=observer, out_of_tree=out_of_tree)
 
 
 def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
@@ -72,8 +69,8 @@ def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
     """observe: keep the contract's full trace; summary: keep only each cycle's outcome."""
     trace = TraceObserver() if observe and not summary else None
     outcomes = OutcomeObserver() if summary else None
-    scheduler = build_scheduler(paths, config_file=config_file, seed=seed,
-                                observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn)
+    scheduler = load_scheduler(paths, config_file=config_file, seed=seed,
+                               observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn)
     if scheduler.life is not None:
         scheduler.set_observer(MultiObserver(
             [o for o in (trace or outcomes, scheduler.life.recorder) if o is not None]))

@@ -1,7 +1,7 @@
 """Every workshop lesson in fixtures/ does what its header promises (docs/LESSONS.md).
 
 Each fixture is run through the engine exactly as `python -m scheduler_core simulate` runs it
-(scheduler_core.simulate.build_scheduler), with the seed the playground's "Start a run" form
+(scheduler_core.simulate.load_scheduler), with the seed the playground's "Start a run" form
 proposes (1) unless a test says otherwise, and the outcome its header comment describes is
 checked precisely: placements, the plugins that rejected each node and their reasons, the
 FailedScheduling messages, scores, preemption, volume decisions, Permit waits, virtual time.
@@ -26,7 +26,7 @@ from scheduler_core.errors import InputError
 from scheduler_core.extenders.sample import ExtenderServer, Rules
 from scheduler_core.observe import MultiObserver, Observer, TraceObserver
 from scheduler_core.outoftree import PLUGINS
-from scheduler_core.simulate import build_scheduler, simulate
+from scheduler_core.simulate import load_scheduler, simulate
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEED = 1  # what the playground's "Start a run" form proposes; the CLI's default is 0
@@ -87,7 +87,7 @@ def lesson(name: str, *, seed: int = SEED, edits=(), config: str | None = None,
         config_file = "lesson-config.yaml"
         texts[config_file] = config
     trace, events = TraceObserver(), PodEvents()
-    scheduler = build_scheduler([path], config_file=config_file, seed=seed,
+    scheduler = load_scheduler([path], config_file=config_file, seed=seed,
                                 observer=MultiObserver([trace, events]), out_of_tree=PLUGINS,
                                 texts=texts)
     scheduler.run(max_cycles)
@@ -433,7 +433,7 @@ def test_preemption_victims_nomination_graceful_deletion_and_binding():
 def test_preemption_a_retry_during_the_grace_period_does_not_preempt_again():
     path = str(FIXTURES / "preemption-lesson.yaml")
     trace = TraceObserver()
-    scheduler = build_scheduler([path], seed=SEED, observer=trace)
+    scheduler = load_scheduler([path], seed=SEED, observer=trace)
     assert scheduler.step()  # cycle 0: preemption
     urgent = next(p for p in scheduler.pods if p.name == "urgent")
     assert [p.key for p in scheduler.queue.nominated_pods_for_node("node-1")] == [urgent.key]
@@ -1029,7 +1029,7 @@ def test_gpu_cluster_try_bin_packing_and_a_missing_toleration():
 # --- scale-500 ------------------------------------------------------------------------------------
 def test_scale_500_binds_every_pending_pod_within_its_constraints():
     events = PodEvents()  # no trace: 1000 cycles of 500 nodes would be slow to record
-    scheduler = build_scheduler([str(FIXTURES / "scale-500.yaml")], seed=SEED, observer=events)
+    scheduler = load_scheduler([str(FIXTURES / "scale-500.yaml")], seed=SEED, observer=events)
     scheduler.run()
     assert len(scheduler.bindings) == 1000
     assert all(scheduler.bindings.values())

@@ -13,7 +13,7 @@ from pathlib import Path
 from scheduler_core import cli
 from scheduler_core.observe import MultiObserver, Observer, TraceObserver
 from scheduler_core.outoftree import PLUGINS
-from scheduler_core.simulate import build_scheduler
+from scheduler_core.simulate import load_scheduler
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "storage-revert-lesson.yaml"
 TIMEOUT = ("0/1 nodes are available: 1 rejected due to timeout after waiting 10s at plugin "
@@ -118,7 +118,7 @@ class AtTimeout(Observer):
 def test_after_the_timeout_the_volume_is_available_again():
     watch = AtTimeout()
     trace = TraceObserver()
-    sched = build_scheduler([str(FIXTURE)], seed=1, out_of_tree=PLUGINS,
+    sched = load_scheduler([str(FIXTURE)], seed=1, out_of_tree=PLUGINS,
                             observer=MultiObserver([trace, watch]))
     watch.scheduler = sched
     sched.run(3)

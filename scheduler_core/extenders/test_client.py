@@ -31,7 +31,7 @@ from scheduler_core.framework.types import NodeInfo
 from scheduler_core.loader import Cluster
 from scheduler_core.observe import TraceObserver
 from scheduler_core.scheduler import Scheduler
-from scheduler_core.simulate import build_scheduler
+from scheduler_core.simulate import load_scheduler
 from scheduler_core.testing import make_node, make_pod, pod_info
 
 REPO = Path(__file__).resolve().parents[2]
@@ -516,7 +516,7 @@ def test_the_extender_lesson_fixture(start):
     path = str(REPO / "fixtures" / "extender-lesson.yaml")
     text = Path(path).read_text().replace("http://127.0.0.1:8888", server.url)
     trace = TraceObserver()
-    scheduler = build_scheduler([path], texts={path: text}, observer=trace)
+    scheduler = load_scheduler([path], texts={path: text}, observer=trace)
     scheduler.run()
     bound = {pod: node for pod, node in scheduler.bindings.items() if node}
     assert bound and all(node in ("node-1", "node-2") for node in bound.values())

@@ -21,7 +21,7 @@ from scheduler_core.outoftree.coscheduling import (
     validate_args,
 )
 from scheduler_core.scheduler import RUN_EPOCH
-from scheduler_core.simulate import build_scheduler
+from scheduler_core.simulate import load_scheduler
 from scheduler_core.testing import make_node, make_pod, pod_info
 
 OUT_OF_TREE = {"Coscheduling": "scheduler_core.outoftree.coscheduling"}
@@ -453,7 +453,7 @@ def gang(size, min_member, nodes, timeout=10, cfg=None, gated=(), finished=()):
         docs.append(pod)
     docs.append(cfg or config())
     trace = TraceObserver()
-    scheduler = build_scheduler(["gang.yaml"], observer=trace, out_of_tree=OUT_OF_TREE,
+    scheduler = load_scheduler(["gang.yaml"], observer=trace, out_of_tree=OUT_OF_TREE,
                                 texts={"gang.yaml": yaml.safe_dump_all(docs)})
     return scheduler, trace
 

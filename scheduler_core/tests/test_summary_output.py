@@ -6,9 +6,9 @@ from pathlib import Path
 
 import yaml
 
+from scheduler_core.build import build_scheduler
 from scheduler_core.loader import Cluster
 from scheduler_core.observe import CycleRecorder, Observer
-from scheduler_core.scheduler import Scheduler
 from scheduler_core.testing import make_node, make_pod
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +81,7 @@ def test_a_recorder_without_per_node_detail_sees_only_outcomes():
     observer = _Collect()
     cluster = Cluster(nodes=[make_node(f"n{i}", cpu="1") for i in range(3)],
                       pods=[make_pod(f"p{i}", cpu="600m") for i in range(4)])
-    sched = Scheduler(cluster, observer=observer)
+    sched = build_scheduler(cluster, observer=observer)
     sched.run()
     assert [o for o, _ in observer.log] == ["Bound", "Bound", "Bound", "Unschedulable"]
     assert sorted(n for _, n in observer.log if n) == ["n0", "n1", "n2"]

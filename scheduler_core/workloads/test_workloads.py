@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from scheduler_core.loader import load_documents
-from scheduler_core.simulate import build_scheduler
+from scheduler_core.simulate import load_scheduler
 from scheduler_core.workloads.naming import ALPHANUMS, compute_hash, fnv32a, safe_encode_string
 
 NODE = """
@@ -28,7 +28,7 @@ def load(text: str, seed: int = 1):
 
 
 def run(text: str, seed: int = 1):
-    sched = build_scheduler(["cluster.yaml"], texts={"cluster.yaml": text}, seed=seed)
+    sched = load_scheduler(["cluster.yaml"], texts={"cluster.yaml": text}, seed=seed)
     sched.run()
     return sched
 
@@ -264,7 +264,7 @@ spec: {scheduleTimeoutSeconds: 10, minMember: 3}
     deploy["spec"]["replicas"] = replicas
     deploy["spec"]["template"]["metadata"]["labels"]["scheduling.x-k8s.io/pod-group"] = "pg1"
     text = "\n---\n".join([node("n1"), node("n2"), group, config, yaml.safe_dump(deploy)])
-    sched = build_scheduler(["c.yaml"], texts={"c.yaml": text}, seed=1, out_of_tree={
+    sched = load_scheduler(["c.yaml"], texts={"c.yaml": text}, seed=1, out_of_tree={
         "Coscheduling": "scheduler_core.outoftree.coscheduling"})
     sched.run()
     assert len(sched.bindings) == replicas
@@ -323,7 +323,7 @@ def test_kube_scheduler_simulator_export_loads():
                             "podMaxBackoffSeconds": 10,
                             "profiles": [{"schedulerName": "default-scheduler"}]},
     }
-    sched = build_scheduler(["export.json"], texts={"export.json": json.dumps(export)})
+    sched = load_scheduler(["export.json"], texts={"export.json": json.dumps(export)})
     sched.run()
     assert sched.bindings == {"default/pod-1": "node-1"}
     assert "high" in sched.cluster.objects.priority_classes

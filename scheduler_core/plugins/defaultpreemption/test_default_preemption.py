@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from ...build import build_scheduler
 from ...config import API_VERSION, parse_configuration
 from ...errors import ConfigError
 from ...framework.cycle_state import CycleState
@@ -1005,7 +1006,7 @@ class PodEvents(Observer):
 def run(docs, *, seed=0):
     cluster = load_documents([("test.yaml", copy.deepcopy(docs))])
     trace, events = TraceObserver(), PodEvents()
-    sched = Scheduler(cluster, seed=seed, observer=MultiObserver([trace, events]))
+    sched = build_scheduler(cluster, seed=seed, observer=MultiObserver([trace, events]))
     sched.run()
     return sched, trace.to_list(), events.events
 
