@@ -500,12 +500,19 @@ class Scheduler:
     def _select_host(self, feasible, totals) -> str:
         """The highest total; ties broken by reservoir sampling with the run's seed."""
         best, best_score, count = None, None, 0
+        getrandbits = self.rng.getrandbits
         for ni, score in zip(feasible, totals):
             if best is None or score > best_score:
                 best, best_score, count = ni, score, 1
             elif score == best_score:
                 count += 1
-                if self.rng.randrange(count) == 0:
+                # rng.randrange(count) inlined, drawing exactly as CPython's _randbelow does
+                # (so a seed keeps its choices): thousands of ties a cycle at cluster scale.
+                bits = count.bit_length()
+                drawn = getrandbits(bits)
+                while drawn >= count:
+                    drawn = getrandbits(bits)
+                if drawn == 0:
                     best = ni
         return best.name
 

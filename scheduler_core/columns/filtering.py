@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .scoring import remember_rows
 from .verdict import Verdict
 
 
@@ -45,7 +46,9 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis):
         return None
     size = cols.size
     first = first_rejections(verdicts, size)
-    order = np.roll(np.arange(size), -start) if start else np.arange(size)
+    order = np.arange(size)
+    if start:
+        order = np.concatenate((order[start:], order[:start]))
     in_order = first[order]
     feasible_at = np.flatnonzero(in_order < 0)
     stop = feasible_at[to_find - 1] + 1 if len(feasible_at) >= to_find else size
@@ -62,4 +65,7 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis):
             diagnosis.add_plugin_status(verdict.status(int(rejected[first[rejected] == index][0]),
                                                        name))
     infos = cols.node_infos
-    return [infos[row] for row in visited[in_order[:stop] < 0].tolist()]
+    rows = visited[in_order[:stop] < 0]
+    feasible = [infos[row] for row in rows.tolist()]
+    remember_rows(state, feasible, rows)
+    return feasible

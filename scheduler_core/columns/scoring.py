@@ -2,9 +2,16 @@
 the columns; the framework normalizes and weights them exactly as it does per node."""
 from __future__ import annotations
 
+import numpy as np
+
 from . import COLUMNS_KEY
 
 _ROWS_KEY = "columns.rows"
+
+
+def remember_rows(state, nodes: list, rows) -> None:
+    """The filter found these nodes at these rows: scoring them needs no lookup."""
+    state.write(_ROWS_KEY, (nodes, rows))
 
 
 def vector_raw_scores(pl, state, pod, nodes) -> list[int] | None:
@@ -25,4 +32,13 @@ def vector_raw_scores(pl, state, pod, nodes) -> list[int] | None:
     if rows is None:
         return None
     scores = vector(state, pod, cols, rows)
+    return None if scores is None else scores.tolist()
+
+
+def vector_normalized(ext, state, pod, raw: list[int]) -> list[int] | None:
+    """NormalizeScore on the whole array, when the extension has a vectorized one."""
+    vector = getattr(ext, "normalize_vector", None)
+    if vector is None or state.get(COLUMNS_KEY) is None:
+        return None
+    scores = vector(state, pod, np.array(raw, np.int64)) if raw else None
     return None if scores is None else scores.tolist()

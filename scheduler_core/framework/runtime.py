@@ -5,7 +5,9 @@ Mirrors framework/runtime/framework.go. Every run_* method takes `rec`, the cycl
 """
 from __future__ import annotations
 
-from ..columns.scoring import vector_raw_scores
+import numpy as np
+
+from ..columns.scoring import vector_normalized, vector_raw_scores
 from .cycle_state import CycleState
 from .diagnosis import NodeToStatus
 from .interfaces import (
@@ -355,18 +357,24 @@ class Framework:
         if rec is not None:
             for pl, raw, values in zip(plugins, raws, normalized):
                 rec.score(pl.name(), nodes, raw, values, self.weights.get(pl.name(), 1))
-        totals = [0] * len(nodes)
+        if not nodes:
+            return [], Status()
+        # Summed as arrays: the first out-of-range score (in plugin, then node order) still
+        # decides the error.
+        totals = np.zeros(len(nodes), np.int64)
         for pl, values in zip(plugins, normalized):
             name = pl.name()
             weight = self.weights.get(name, 1)
-            for i, value in enumerate(values):
-                if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
-                    return None, Status(
-                        Code.ERROR, f"applying score defaultWeights on Score plugins: plugin "
-                        f'"{name}" returns an invalid score {value}, it should in the range of '
-                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing", plugin=name)
-                totals[i] += value * weight
-        return totals, Status()
+            scores = np.asarray(values)
+            out_of_range = (scores < MIN_NODE_SCORE) | (scores > MAX_NODE_SCORE)
+            if out_of_range.any():
+                value = values[int(np.argmax(out_of_range))]
+                return None, Status(
+                    Code.ERROR, f"applying score defaultWeights on Score plugins: plugin "
+                    f'"{name}" returns an invalid score {value}, it should in the range of '
+                    f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing", plugin=name)
+            totals += scores * weight
+        return totals.tolist(), Status()
 
     @staticmethod
     def _score_one(pl, state, pod, nodes):
@@ -389,6 +397,9 @@ class Framework:
         ext = pl.score_extensions()
         if ext is None:
             return raw, None
+        normalized = vector_normalized(ext, state, pod, raw)
+        if normalized is not None:
+            return normalized, None
         scores = [NodeScore(ni.name, v) for ni, v in zip(nodes, raw)]
         status = ext.normalize_score(state, pod, scores)
         if status is not None and not status.is_success():

@@ -1,5 +1,7 @@
 """Helpers shared by plugins (plugins/helper), and the function-shape args both
 NodeResourcesFit and VolumeBinding take (apis/config's UtilizationShapePoint)."""
+import numpy as np
+
 from ..errors import ConfigError, invalid, not_in_range, required
 from ..framework.interfaces import MAX_NODE_SCORE, NodeScore
 
@@ -27,6 +29,20 @@ def default_normalize_score(scores: list[NodeScore], reverse: bool = False,
     for s in scores:
         score = go_div(max_priority * s.score, max_count)
         s.score = max_priority - score if reverse else score
+
+
+def default_normalize_vector(scores, reverse: bool = False, max_priority: int = MAX_NODE_SCORE):
+    """default_normalize_score over a numpy array of raw scores, returning the new scores."""
+    max_count = int(scores.max()) if len(scores) else 0
+    if max_count <= 0:
+        # A highest score of 0 (or less, where Go divides by it) is handled by the loop.
+        if max_count == 0:
+            return np.full(len(scores), max_priority, np.int64) if reverse else scores
+        return None
+    scaled = max_priority * scores
+    # Go's division truncates toward zero; the scores can be negative.
+    score = np.where(scaled >= 0, scaled // max_count, -(-scaled // max_count))
+    return max_priority - score if reverse else score
 
 
 def build_broken_linear_function(shape: list[tuple[int, int]]):

@@ -21,7 +21,7 @@ from ...framework.interfaces import (
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
 from .. import names
-from ..helper import default_normalize_score
+from ..helper import default_normalize_score, default_normalize_vector
 from .selector import (
     IN,
     NODE_NAME_FIELD,
@@ -177,6 +177,9 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, S
                         scores: list[NodeScore]) -> Status | None:
         default_normalize_score(scores, reverse=False)
         return None
+
+    def normalize_vector(self, state: CycleState, pod: PodInfo, scores):
+        return default_normalize_vector(scores, reverse=False)
 
     # EnqueueExtensions
 

@@ -171,9 +171,9 @@ def fits_request_vector(pod_request: PodRequest, cols) -> Verdict | None:
         kinds |= short * bit
         kinds |= (short & (want > capacity)) * _UNRESOLVABLE_BIT
     outcomes = {}
-    for kind in np.unique(kinds).tolist():
-        if kind:
-            outcomes[kind] = _fit_outcome(kind, pod_request)
+    rejected = kinds[kinds != 0]
+    for kind in np.unique(rejected).tolist() if len(rejected) else ():
+        outcomes[kind] = _fit_outcome(kind, pod_request)
     return Verdict(kinds, outcomes)
 
 

@@ -18,7 +18,7 @@ from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from ...taints import does_not_schedule, find_untolerated_taint, tolerations_tolerate_taint
 from .. import names
-from ..helper import default_normalize_score
+from ..helper import default_normalize_score, default_normalize_vector
 
 NAME = names.TAINT_TOLERATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -104,6 +104,9 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
         # More untolerated PreferNoSchedule taints means a lower score.
         default_normalize_score(scores, reverse=True)
         return None
+
+    def normalize_vector(self, state: CycleState, pod: PodInfo, scores):
+        return default_normalize_vector(scores, reverse=True)
 
     # EnqueueExtensions
 
