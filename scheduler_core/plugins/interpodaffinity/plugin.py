@@ -9,6 +9,7 @@ from ...errors import child, is_int, not_in_range, unmarshal_type_error
 from ...framework.interfaces import EnqueueExtensions
 from ..helper import checked_args
 from ..names import INTER_POD_AFFINITY
+from . import queueing_hints
 from .filtering import Filtering
 from .scoring import Scoring
 
@@ -31,6 +32,9 @@ class InterPodAffinity(Filtering, Scoring, EnqueueExtensions):
         # the topology keys (taints only because NodeAdd can be missed by preCheck).
         return {"AssignedPodAdd", "AssignedPodUpdate", "AssignedPodDelete",
                 "NodeAdd", "NodeUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_inter_pod_affinity(self)
 
 
 def _decode_error(field: str, value, go_type: str) -> TypeError:

@@ -22,6 +22,7 @@ from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
 from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
+from . import queueing_hints
 from .selector import (
     IN,
     NODE_NAME_FIELD,
@@ -186,6 +187,9 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, S
     def events_to_register(self) -> set[str]:
         # Node/Add|UpdateNodeLabel (|UpdateNodeTaint without queueing hints).
         return {"NodeAdd", "NodeUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_node_affinity(self)
 
 
 def default_args(args: dict) -> dict:

@@ -7,6 +7,7 @@ from ...framework.interfaces import EnqueueExtensions, FilterPlugin
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from .. import names
+from . import queueing_hints
 
 NAME = names.NODE_NAME
 ERR_REASON = "node(s) didn't match the requested node name"
@@ -38,6 +39,9 @@ class NodeName(FilterPlugin, EnqueueExtensions):
     def events_to_register(self) -> set[str]:
         # Only the arrival of the named node can help.
         return {"NodeAdd"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_node_name(self)
 
 
 def new(args: dict, handle) -> NodeName:

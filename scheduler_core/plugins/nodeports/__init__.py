@@ -6,6 +6,7 @@ from ...framework.interfaces import EnqueueExtensions, FilterPlugin, PreFilterPl
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
 from .. import names
+from . import queueing_hints
 
 NAME = names.NODE_PORTS
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -68,6 +69,9 @@ class NodePorts(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     def events_to_register(self) -> set[str]:
         # Ports are immutable in a pod spec, so only a deleted pod or a new node frees one.
         return {"AssignedPodDelete", "NodeAdd"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_node_ports(self)
 
 
 def new(args: dict, handle) -> NodePorts:

@@ -26,6 +26,7 @@ from ...framework.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, NodeInfo, P
 from ...validation import is_qualified_name
 from .. import names
 from ..helper import validate_function_shape
+from . import queueing_hints
 from .least_allocated import least_resource_scorer, least_resource_vector_scorer
 from .most_allocated import most_resource_scorer, most_resource_vector_scorer
 from .requested_to_capacity_ratio import (
@@ -252,6 +253,9 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
     def events_to_register(self) -> set[str]:
         # Freed resources (a pod deleted) or a new / grown node (allocatable changed).
         return {"AssignedPodDelete", "NodeAdd", "NodeUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_fit(self)
 
 
 # Args ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from ...taints import tolerations_tolerate_taint
 from .. import names
+from . import queueing_hints
 
 NAME = names.NODE_UNSCHEDULABLE
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
@@ -42,6 +43,9 @@ class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
     def events_to_register(self) -> set[str]:
         # A node added or uncordoned, or the pod itself gaining the toleration.
         return {"NodeAdd", "NodeUpdate", "UnscheduledPodUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_node_unschedulable(self)
 
 
 def new(args: dict, handle) -> NodeUnschedulable:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ...framework.interfaces import EnqueueExtensions
 from ...labels import SelectorError
+from . import queueing_hints
 from .common import (
     DO_NOT_SCHEDULE,
     HONOR,
@@ -101,6 +102,9 @@ class PodTopologySpread(Filtering, Scoring, EnqueueExtensions):
         # (or retainted) can add a domain.
         return {"AssignedPodAdd", "AssignedPodUpdate", "AssignedPodDelete",
                 "UnscheduledPodUpdate", "NodeAdd", "NodeUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_pod_topology_spread(self)
 
     def is_schedulable_after_pod_change(self, pod, old_pod, new_pod) -> str:
         """isSchedulableAfterPodChange: old_pod/new_pod are PodInfos (None for add/delete)."""

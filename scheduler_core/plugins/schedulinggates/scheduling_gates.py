@@ -5,6 +5,7 @@ from ...framework.interfaces import EnqueueExtensions, PreEnqueuePlugin
 from ...framework.status import Status
 from ...framework.types import PodInfo
 from .. import names
+from . import queueing_hints
 
 NAME = names.SCHEDULING_GATES
 
@@ -22,6 +23,9 @@ class SchedulingGates(PreEnqueuePlugin, EnqueueExtensions):
     def events_to_register(self) -> set[str]:
         # Pod/UpdatePodSchedulingGatesEliminated: the pod's own update that removes its gates.
         return {"UnscheduledPodUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_scheduling_gates(self)
 
 
 def new(args: dict, handle) -> SchedulingGates:

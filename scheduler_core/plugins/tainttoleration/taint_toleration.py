@@ -19,6 +19,7 @@ from ...framework.types import NodeInfo, PodInfo
 from ...taints import does_not_schedule, find_untolerated_taint, tolerations_tolerate_taint
 from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
+from . import queueing_hints
 
 NAME = names.TAINT_TOLERATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -114,6 +115,9 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
         # Node/Add|UpdateNodeTaint (|UpdateNodeLabel without queueing hints), and with queueing
         # hints Pod/UpdatePodToleration of the unschedulable pod itself.
         return {"NodeAdd", "NodeUpdate", "UnscheduledPodUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_taint_toleration(self)
 
 
 def new(args: dict, handle) -> TaintToleration:
