@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator
 import yaml
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Sum, TextField
+from django.db.models.functions import Cast, Length
 from django.utils import timezone
 
 from playground import annotations
@@ -39,6 +41,7 @@ from scheduler_core.config import API_VERSION, parse_configuration
 from scheduler_core.errors import ConfigError, InputError
 from scheduler_core.framework.registry import Registry, default_registry
 from scheduler_core.loader import CONFIG_KIND, EXTRA_KINDS, _flatten, load_documents
+from scheduler_core.object_validation import ObjectInvalid
 from scheduler_core.safe_read import read_documents
 from scheduler_core.simulate import SCHEMA_VERSION
 from scheduler_core.timeline.document import parse_timelines
@@ -72,6 +75,12 @@ class TooLarge(ServiceError):
     status_code = 413
 
 
+class QuotaExceeded(ServiceError):
+    """Over one of the user's quotas (PLAYGROUND_QUOTA_*), as a ResourceQuota refuses: 403."""
+
+    status_code = 403
+
+
 class Conflict(ServiceError):
     """The object is in a state that does not allow the request (e.g. a run that is busy)."""
 
@@ -90,6 +99,50 @@ def scheduler_registry() -> Registry:
 
 def default_config() -> dict:
     return {"apiVersion": API_VERSION, "kind": CONFIG_KIND}
+
+
+# --- quotas -------------------------------------------------------------------------------
+
+
+def _over(what: str, used: int, limit: int, setting: str, *, field: str) -> QuotaExceeded:
+    return QuotaExceeded(f"exceeded quota: {what}: used {used}, limited to {limit} ({setting})",
+                         field=field)
+
+
+def check_cluster_quota(*, owner) -> None:
+    limit = settings.PLAYGROUND_QUOTA_CLUSTERS
+    used = Cluster.objects.filter(owner=owner).count()
+    if used >= limit:
+        raise _over("clusters", used, limit, "PLAYGROUND_QUOTA_CLUSTERS", field="name")
+
+
+def stored_bytes(owner) -> int:
+    """What the owner's clusters and runs take: manifests, run snapshots, recorded cycles."""
+    def total(queryset, expression) -> int:
+        return queryset.aggregate(n=Sum(Length(expression)))["n"] or 0
+
+    used = sum(total(model.objects.filter(cluster__owner=owner), Cast("manifest", TextField()))
+               for model in OBJECT_MODELS)
+    used += total(Run.objects.filter(owner=owner), Cast("documents", TextField()))
+    return used + total(CycleRecord.objects.filter(run__owner=owner), "trace")
+
+
+def check_storage_quota(*, owner, adding: int = 0) -> None:
+    limit = settings.PLAYGROUND_QUOTA_STORED_BYTES
+    used = stored_bytes(owner)
+    if used + adding > limit:
+        raise _over("stored bytes", used + adding, limit, "PLAYGROUND_QUOTA_STORED_BYTES",
+                    field="non_field_errors")
+
+
+def check_run_quota(*, owner, run: Run) -> None:
+    """Before a run starts or goes on: the owner's other running runs and stored bytes."""
+    limit = settings.PLAYGROUND_QUOTA_CONCURRENT_RUNS
+    used = Run.objects.filter(owner=owner, status=Run.RUNNING).exclude(pk=run.pk).count()
+    if used >= limit:
+        raise _over("concurrent runs", used, limit, "PLAYGROUND_QUOTA_CONCURRENT_RUNS",
+                    field="non_field_errors")
+    check_storage_quota(owner=owner)
 
 
 # --- reading files ------------------------------------------------------------------------
@@ -227,6 +280,7 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
     written in one transaction.
     """
     sources, texts = _read_files(files)
+    check_storage_quota(owner=owner, adding=sum(len(text) for text in texts))
     try:
         # The engine copies what it changes (workloads) and only defaults namespaces in place.
         loaded = load_documents(sources)
@@ -284,6 +338,7 @@ def _new_cluster(*, owner, name: str, description: str = "", shared: bool = Fals
         raise InvalidInput({"name": ["This field may not be blank."]})
     if Cluster.objects.filter(owner=owner, name=name).exists():
         raise InvalidInput({"name": [f'you already have a cluster named "{name}"']})
+    check_cluster_quota(owner=owner)
     try:
         with transaction.atomic():
             return Cluster.objects.create(owner=owner, name=name, description=description,
@@ -475,6 +530,7 @@ def object_save(*, cluster: Cluster, model: type[KubeObject], manifest,
                 f"immutable (was {was!r})"]})
     else:
         _check_room(cluster, model)
+        check_storage_quota(owner=cluster.owner, adding=len(json.dumps(manifest)))
     meta = manifest["metadata"]
     duplicates = model.objects.filter(cluster=cluster, name=meta["name"])
     if model is ExtraObject:
@@ -493,6 +549,8 @@ def object_save(*, cluster: Cluster, model: type[KubeObject], manifest,
                            and m["metadata"]["name"] == instance.name)]
     try:
         load_documents([("", copy.deepcopy(context)), ("", [copy.deepcopy(manifest)])])
+    except ObjectInvalid as exc:
+        raise InvalidInput(_problems_by_field(exc.problems)) from exc
     except InputError as exc:
         raise InvalidInput({_field_of(exc): [str(exc)]}) from exc
     row = instance or model(cluster=cluster)
@@ -510,6 +568,14 @@ def object_save(*, cluster: Cluster, model: type[KubeObject], manifest,
         raise InvalidInput({"manifest.metadata.name": [
             f"{label} already exists in this cluster"]}) from exc
     return row
+
+
+def _problems_by_field(problems: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """manifest.<field path> -> the API server's messages for it, every one of them."""
+    errors: dict[str, list[str]] = {}
+    for path, message in problems:
+        errors.setdefault(f"manifest.{path}", []).append(message)
+    return errors
 
 
 def _field_of(exc: BaseException | None) -> str:
@@ -549,6 +615,7 @@ def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None) -> Ru
         parse_configuration(config, scheduler_registry())
     except InputError as exc:
         raise InvalidInput({"cluster": [str(exc)]}) from exc
+    check_storage_quota(owner=owner or cluster.owner, adding=len(json.dumps(documents)))
     return Run.objects.create(cluster=cluster, owner=owner or cluster.owner, name=name,
                               seed=seed, config=config, documents=documents)
 

@@ -231,6 +231,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Request bodies go through the engine's safe reader (depth, size, lone surrogates).
+    "DEFAULT_PARSER_CLASSES": [
+        "playground.api.errors.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Scoped throttles answer 429 with Retry-After; run start is the expensive request.
+    "DEFAULT_THROTTLE_RATES": {
+        "run_start": env_str("PLAYGROUND_THROTTLE_RUN_START", "30/min"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -251,6 +261,17 @@ PLAYGROUND_MAX_PODS = env_int("PLAYGROUND_MAX_PODS", 100_000, minimum=1)
 PLAYGROUND_MAX_UPLOAD_BYTES = env_int("PLAYGROUND_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
 # Form fields and non-streamed bodies may be as large as an upload (plus envelope).
 DATA_UPLOAD_MAX_MEMORY_SIZE = PLAYGROUND_MAX_UPLOAD_BYTES + (1 << 20)
+
+# --- Per-user quotas (issue 20): checked by playground.services, refused with 403 ----------
+# PLAYGROUND_MAX_NODES above is the nodes-per-cluster quota.
+
+PLAYGROUND_QUOTA_CLUSTERS = env_int("PLAYGROUND_QUOTA_CLUSTERS", 100, minimum=1)
+PLAYGROUND_QUOTA_CONCURRENT_RUNS = env_int("PLAYGROUND_QUOTA_CONCURRENT_RUNS", 3, minimum=1)
+# Manifests, run snapshots and recorded cycles of everything a user owns.
+PLAYGROUND_QUOTA_STORED_BYTES = env_int("PLAYGROUND_QUOTA_STORED_BYTES", 1 << 30, minimum=1)
+# Sign-in lockout: this many failed attempts from one address within the window answer 429.
+PLAYGROUND_SIGN_IN_FAILURES = env_int("PLAYGROUND_SIGN_IN_FAILURES", 10, minimum=1)
+PLAYGROUND_SIGN_IN_WINDOW_SECONDS = env_int("PLAYGROUND_SIGN_IN_WINDOW_SECONDS", 300, minimum=1)
 
 # Out-of-tree scheduler plugins (name -> dotted path), registered like app.WithPlugin for
 # every profile check and every run; the ones scheduler_core ships are on by default.

@@ -1,8 +1,15 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.contrib.auth import views as auth_views
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from playground import views
+from playground.api import errors
+from playground.throttling import throttle_sign_in
+
+# JSON, never an HTML page or a traceback, for anything under /api/.
+handler404 = "playground.api.errors.not_found"
+handler500 = "playground.api.errors.server_error"
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
@@ -15,9 +22,13 @@ urlpatterns = [
         SpectacularRedocView.as_view(url_name="schema", template_name="playground/redoc.html"),
         name="redoc",
     ),
+    # DRF's browsable-API sign-in, with the failed-sign-in lockout.
+    path("api/auth/login/", throttle_sign_in(auth_views.LoginView.as_view(
+        template_name="rest_framework/login.html")), name="api-login"),
     path("api/auth/", include("rest_framework.urls")),
     # REST API: clusters, objects, profiles, runs, plugins (issue 6).
     path("api/", include("playground.api.urls")),
+    re_path(r"^api/", errors.api_not_found),
     # Sign-in, join and workshop pages (issue 16).
     path("", include("playground.workshops.pages")),
     # Browser pages and their JSON helpers (issue 8).

@@ -9,6 +9,7 @@ field paths). A cluster or run the user may not see is 404; one they may see but
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import DataError
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import StreamingHttpResponse
@@ -25,15 +26,17 @@ from drf_spectacular.utils import (
 from rest_framework import generics, status
 from rest_framework import serializers as drf_serializers
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from playground import runs, selectors, services
+from playground import runs, selectors, services, throttling
 from playground.api import serializers as s
+from playground.api.errors import SafeJSONParser
 from playground.models import (
     Cluster,
     ExtraObject,
@@ -65,8 +68,11 @@ ERRORS = {
                          examples=[VALIDATION_EXAMPLE]),
     401: OpenApiResponse(s.DetailSerializer, description="bad or missing token "
                                                          "(Authorization: Token ...)"),
-    403: OpenApiResponse(s.DetailSerializer, description="not logged in, or read-only to you "
-                                                         "(a shared cluster of another user)"),
+    403: OpenApiResponse(OpenApiTypes.OBJECT, description="not logged in, or read-only to you "
+                                                          "(a shared cluster of another user): "
+                                                          "{detail}; or over a quota "
+                                                          "(PLAYGROUND_QUOTA_*): "
+                                                          + VALIDATION_HELP),
     404: OpenApiResponse(s.DetailSerializer, description="no such object, or not visible to "
                                                          "you"),
     409: OpenApiResponse(OpenApiTypes.OBJECT, description="the run cannot do that now (busy, "
@@ -76,6 +82,8 @@ ERRORS = {
                                                           "PLAYGROUND_MAX_NODES, "
                                                           "PLAYGROUND_MAX_PODS): "
                                                           + VALIDATION_HELP),
+    429: OpenApiResponse(s.DetailSerializer, description="too many requests (failed sign-ins, "
+                                                         "run starts): see Retry-After"),
 }
 
 
@@ -112,6 +120,11 @@ class PlaygroundMixin:
     def handle_exception(self, exc):
         if isinstance(exc, services.ServiceError):
             return Response(exc.errors, status=exc.status_code)
+        if isinstance(exc, DataError):
+            # A value the database cannot hold (an over-long string, an integer out of range)
+            # that no check caught first: the request is at fault, not the server.
+            return Response({"non_field_errors": [f"a value does not fit the database: {exc}"]},
+                            status=status.HTTP_400_BAD_REQUEST)
         return super().handle_exception(exc)
 
     # -- permissions
@@ -235,7 +248,7 @@ class ClusterDetailView(PlaygroundMixin, generics.RetrieveUpdateDestroyAPIView):
 
 
 class _ImportMixin(PlaygroundMixin):
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    parser_classes = [SafeJSONParser, MultiPartParser, FormParser]
 
     def read_upload(self) -> tuple[dict, list[tuple[str, str]]]:
         length = self.request.META.get("CONTENT_LENGTH") or "0"
@@ -507,7 +520,7 @@ class RunListView(PlaygroundMixin, generics.ListCreateAPIView):
         runs = selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
         cluster = self.request.query_params.get("cluster")
         if cluster:
-            if not cluster.isdigit():
+            if not cluster.isdigit() or int(cluster) > services.INT64_MAX:
                 raise services.InvalidInput({"cluster": ["must be a cluster id"]})
             runs = runs.filter(cluster_id=int(cluster))
         run_status = self.request.query_params.get("status")
@@ -556,6 +569,8 @@ class _RunActionView(PlaygroundMixin, APIView):
 
     def post(self, request, pk):
         run = self.writable_run(pk)
+        if self.action in RUN_GOES_ON:
+            services.check_run_quota(owner=request.user, run=run)
         kwargs = {"run": run, "user": request.user}
         if self.action == "step":
             kwargs["cycles"] = self.validated(s.RunStepSerializer)["cycles"]
@@ -564,6 +579,8 @@ class _RunActionView(PlaygroundMixin, APIView):
         return Response(s.RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
 
 
+# Actions that make the run compute (and store cycles): the owner's run quotas apply.
+RUN_GOES_ON = ("start", "step", "resume")
 _ACTION_HELP = {
     "start": "Run to the end in the background",
     "step": "Run the next `cycles` scheduling cycles (default 1)",
@@ -577,8 +594,11 @@ def _action_view(action: str):
     return extend_schema(
         summary=_ACTION_HELP[action],
         request=s.RunStepSerializer if action == "step" else None,
-        responses={202: s.RunSerializer, **errors(*WRITE_ERRORS, 409)},
-    )(type(f"Run{action.title()}View", (_RunActionView,), {"action": action}))
+        responses={202: s.RunSerializer,
+                   **errors(*WRITE_ERRORS, 409, *((429,) if action == "start" else ()))},
+    )(type(f"Run{action.title()}View", (_RunActionView,), {"action": action, **(
+        {"throttle_classes": [ScopedRateThrottle], "throttle_scope": "run_start"}
+        if action == "start" else {})}))
 
 
 RUN_ACTION_VIEWS = {action: _action_view(action) for action in _ACTION_HELP}
@@ -660,15 +680,30 @@ class RunExportView(PlaygroundMixin, APIView):
 @extend_schema_view(post=extend_schema(
     summary="A token for scripts: send it as `Authorization: Token <key>`",
     responses={200: inline_serializer("AuthTokenResponse", {"token": drf_serializers.CharField()}),
-               **errors(400)},
+               **errors(400, 429)},
 ))
 class TokenView(ObtainAuthToken):
-    pass
+    """Locked out (429, Retry-After) after too many failed attempts from one address."""
+
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+
+    def post(self, request, *args, **kwargs):
+        wait = throttling.sign_in_wait(request)
+        if wait:
+            raise Throttled(wait=wait, detail="too many failed sign-ins")
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            throttling.record_sign_in_failure(request)
+            raise
 
 
 class PluginListView(PlaygroundMixin, APIView):
+    pagination_class = None
+
     @extend_schema(summary="Registered scheduler plugins: extension points, default args, "
                            "default-profile weight",
+                   description="A plain list, not paginated: every registered plugin.",
                    responses={200: s.PluginSerializer(many=True), **errors(401, 403)})
     def get(self, request):
         return Response(list(selectors.plugin_catalog()))

@@ -131,9 +131,9 @@ def test_a_deployment_is_kept_and_its_timeline_becomes_the_clusters(api):
     [
         ("kind: [unclosed", "bad.yaml: cannot parse"),
         (POD.format(name="p", cpu="12x"),
-         "bad.yaml: Pod default/p: field spec.containers[0].resources.requests.cpu"),
+         "bad.yaml: document 1: Pod default/p: field spec.containers[0].resources.requests.cpu"),
         ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {}\n",
-         "bad.yaml: Pod default/p: field spec.containers: Required value"),
+         "bad.yaml: document 1: Pod default/p: field spec.containers: Required value"),
         ("apiVersion: v1\nkind: Node\nmetadata: {labels: {}}\n", "field metadata.name"),
         (NODE.format(name="n") + "---\n" + NODE.format(name="n"), "duplicate Node 'n'"),
         ("- 1\n- 2\n", "a document must be a mapping"),
@@ -161,7 +161,8 @@ def test_an_error_names_the_document_inside_a_list(api):
     response = _post(api, [("pods.json", text)])
     assert response.status_code == 400
     assert response.json()["files"][0].startswith(
-        "pods.json: Pod default/bad: field spec.containers[0].resources.limits.memory: ")
+        "pods.json: document 1 item 1: Pod default/bad: "
+        "field spec.containers[0].resources.limits.memory: ")
 
 
 def test_it_requires_a_name_and_files(api):
@@ -259,10 +260,12 @@ def test_it_rejects_replacing_other_users_cluster(api, bobs_cluster):
     assert response.status_code == 404
 
 
-def test_names_that_differ_only_in_type_are_one_name(api):
+def test_a_name_that_is_not_a_string_is_refused(api):
     text = "kind: Namespace\nmetadata: {name: 1}\n---\nkind: Namespace\nmetadata: {name: '1'}\n"
     before = _counts()
     response = _post(api, [("ns.yaml", text)])
     assert response.status_code == 400
-    assert "share a name" in response.json()["files"][0]
+    assert response.json()["files"][0] == (
+        'ns.yaml: document 1: Namespace: field metadata.name: Invalid value: "integer": '
+        'metadata.name in body must be of type string: "integer"')
     assert _counts() == before

@@ -52,14 +52,15 @@ def test_it_rejects_a_bad_quantity_with_its_field_path(api, cluster):
     body = response.json()
     assert list(body) == ["manifest.status.allocatable.cpu"]
     assert body["manifest.status.allocatable.cpu"][0].startswith(
-        "Node bad: field status.allocatable.cpu: ")
+        "quantities must match the regular expression")
 
 
 def test_it_rejects_a_quantity_too_large_to_store(api, cluster):
     response = api.post(f"/api/clusters/{cluster.pk}/nodes/",
                         {"manifest": _node("huge", cpu="1e30")}, format="json")
     assert response.status_code == 400
-    assert "out of range" in response.json()["manifest"][0]
+    assert response.json()["manifest.status.allocatable.cpu"] == [
+        "must be no more than 9223372036854775807: '1e30'"]
 
 
 def test_a_node_over_the_limit_is_413(api, cluster, settings):
