@@ -48,6 +48,11 @@ class RunLife {
     const max = Number(slider.max) || 0;
     if (!force && max === this.maxSeen) return;
     this.maxSeen = max;
+    // Line the marks up with the slider's track, wherever the bar's layout puts it.
+    const box = this.marks.parentElement.getBoundingClientRect();
+    const track = slider.getBoundingClientRect();
+    this.marks.style.left = `${track.left - box.left}px`;
+    this.marks.style.width = `${track.width}px`;
     clear(this.marks);
     for (const mark of historyMarks(this.timeline)) {
       const left = max ? Math.min(100, (100 * mark.cycle) / max) : 0;
