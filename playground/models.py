@@ -16,9 +16,11 @@ from django.db import models
 from scheduler_core.framework.types import PodInfo, Resource
 from scheduler_core.loader import pod_priority
 
-# Cluster-scoped kinds other than the ones with their own model (CSINode); ExtraObject rows
-# of every other kind carry a namespace.
-CLUSTER_SCOPED_EXTRA_KINDS = frozenset({"CSINode"})
+# Cluster-scoped kinds other than the ones with their own model (CSINode, DRA's DeviceClass
+# and ResourceSlice); ExtraObject rows of every other kind carry a namespace.
+CLUSTER_SCOPED_EXTRA_KINDS = frozenset({"CSINode", "DeviceClass", "ResourceSlice"})
+# resource.k8s.io/v1 kinds that DynamicResources reads, stored as ExtraObject rows.
+DRA_KINDS = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"})
 
 
 def _meta(manifest: dict) -> dict:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from playground import annotations
 from playground.models import (
     CLUSTER_SCOPED_EXTRA_KINDS,
+    DRA_KINDS,
     MODEL_BY_KIND,
     OBJECT_MODELS,
     Cluster,
@@ -50,7 +51,7 @@ from scheduler_core.workloads.manager import WORKLOAD_KINDS
 _YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 # Kinds stored as ExtraObject rows: what the loader keeps besides the kinds with a model.
 STORED_EXTRA_KINDS = (frozenset(EXTRA_KINDS) | CLUSTER_SCOPED_EXTRA_KINDS
-                      | frozenset(WORKLOAD_KINDS))
+                      | frozenset(WORKLOAD_KINDS) | DRA_KINDS)
 TOP_LEVEL_ORDER = ("apiVersion", "kind", "metadata", "spec", "status")
 DESCRIPTION_RE = re.compile(r"^#\s*description:\s*(.*?)\s*$", re.MULTILINE)
 BULK_BATCH = 2000

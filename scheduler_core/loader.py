@@ -166,7 +166,7 @@ class _Builder:
             raise InputError(f"more than one globalDefault PriorityClass: {defaults}",
                              obj=f"PriorityClass {defaults[1]}", field="globalDefault")
         admit_pods(self.cluster.pods, classes)
-        dra.finish(self.cluster.objects, self.cluster.pods)
+        dra.finish(self.cluster.objects)
         return self.cluster
 
 

@@ -3,6 +3,7 @@
 // DefaultPreemption's candidates and the criterion that picked the node; any other detail as
 // a compact key/value block.
 import { el } from "../util.js";
+import { claimDecisions, isClaimsDetail } from "./claims.js";
 
 export const isExtender = (plugin) => typeof plugin === "string" && plugin.startsWith("extender:");
 
@@ -236,6 +237,7 @@ export function entryDetail(point, entry) {
   const d = entry.detail;
   if (!d || typeof d !== "object") return null;
   if (isVolumeDetail(d)) return volumeDecisions(point, d);
+  if (isClaimsDetail(d)) return claimDecisions(point, d);
   if (isExtender(entry.plugin)) return extenderCall(d);
   return kvBlock(d);
 }

@@ -190,16 +190,14 @@ HANDLERS = {
 NAMESPACED = ("ResourceClaim", "ResourceClaimTemplate")
 
 
-def finish(objects, pods: list[dict]) -> None:
-    """Once every namespace is known: admin access checks, then the claims the resourceclaim
-    controller would already have created for the pods."""
+def finish(objects) -> None:
+    """Once every namespace is known: the admin access checks. (Template claims are made when
+    a pod reaches the scheduler, see create_template_claims: the input is not changed.)"""
     for kind, store, path in (("ResourceClaim", objects.resource_claims, "spec"),
                               ("ResourceClaimTemplate", objects.resource_claim_templates,
                                "spec.spec")):
         for key, obj in store.items():
             _check_admin_access(objects, obj, f"{kind} {key}", path)
-    for pod in pods:
-        create_template_claims(objects, pod)
 
 
 def _check_admin_access(objects, obj: dict, label: str, path: str) -> None:

@@ -74,8 +74,8 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
 
     # --- PreEnqueue ------------------------------------------------------------------------
     def pre_enqueue(self, pod) -> Status | None:
-        # The resourceclaim controller creates a template's claim as soon as a pod appears;
-        # pods made during the run (workloads, timeline) get theirs here, before the check.
+        # The resourceclaim controller creates a template's claim as soon as a pod appears,
+        # before the scheduler sees it: here, on the scheduler's own copy of the pod.
         obj.create_template_claims(self._objects, _pod(pod))
         try:
             obj.pod_claims(self._objects, _pod(pod))
