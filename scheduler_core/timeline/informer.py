@@ -117,7 +117,7 @@ class Informer:
             self.s.observer.pod_event("completed", pi, self.s.clock, {"node": pi.node_name})
         if pi.uid in self.s.cache.pods:
             self.s.cache.remove_pod(pi)
-            self._event("AssignedPodDelete")
+            self._event("AssignedPodDelete", pi)
         else:
             self.s.queue.delete(pi.uid)
         self.on_change()
@@ -141,7 +141,7 @@ class Informer:
                 self.s.waiting[pi.uid].reject(reason, reason)
             if placed:
                 self.s.cache.remove_pod(pi)
-                self._event("AssignedPodDelete")
+                self._event("AssignedPodDelete", pi)
             self.s.queue.delete(pi.uid)
             if self.s.observer is not None:
                 self.s.observer.pod_event(reason, pi, self.s.clock, {"node": pi.node_name})
