@@ -20,10 +20,10 @@ from scheduler_core.columns.store import columns_of
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.handle import FakeHandle
 from scheduler_core.framework.interfaces import PreFilterPlugin, PreScorePlugin
-from scheduler_core.framework.registry import default_registry
 from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.loader import Cluster
 from scheduler_core.observe import OutcomeObserver, TraceObserver
+from scheduler_core.plugins.registry import default_registry
 from scheduler_core.testing import make_node, make_pod, pod_info
 
 GPU = "example.com/gpu"
@@ -90,9 +90,20 @@ def pods(draw, prefix="p", count=None):
                         {"key": "disk", "operator": "In", "values": ["ssd"]}]}}]}}
         if draw(st.integers(0, 6)) == 0:
             spec["nodeName"] = f"n{draw(st.integers(0, 12))}"
+        labels = {"app": draw(st.sampled_from(("web", "db")))}
+        selector = {"matchLabels": dict(labels)}
+        if draw(st.integers(0, 3)) == 0:
+            # Plugins without a vectorized Filter: the columns path walks nodes for them.
+            spec["topologySpreadConstraints"] = [{
+                "maxSkew": 1, "topologyKey": "zone", "labelSelector": selector,
+                "whenUnsatisfiable": draw(st.sampled_from(("DoNotSchedule", "ScheduleAnyway")))}]
+        if draw(st.integers(0, 3)) == 0:
+            spec.setdefault("affinity", {})["podAntiAffinity"] = {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": selector, "topologyKey": "kubernetes.io/hostname"}]}
         image = draw(st.sampled_from(IMAGES + ("absent:1",)))
         containers = [{"name": "c", "image": image, "resources": {"requests": requests}}]
-        out.append(make_pod(f"{prefix}{i}", containers=containers, **spec))
+        out.append(make_pod(f"{prefix}{i}", containers=containers, labels=labels, **spec))
     return out
 
 

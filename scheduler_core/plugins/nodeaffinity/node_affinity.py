@@ -6,6 +6,9 @@ narrows the cycle to the node names required terms pin with `metadata.name In`.
 """
 from __future__ import annotations
 
+import numpy as np
+
+from ...columns.verdict import Verdict
 from ...errors import aggregate, child
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import (
@@ -18,7 +21,7 @@ from ...framework.interfaces import (
     ScoreExtensions,
     ScorePlugin,
 )
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
@@ -34,6 +37,7 @@ from .selector import (
 NAME = names.NODE_AFFINITY
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
+_LABEL_KEYS = "columns.labelKeys"  # PodInfo.parsed key of the label keys the pod reads
 
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
 ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
@@ -98,6 +102,41 @@ def _pod_node_affinity(pod: PodInfo) -> _PodNodeAffinity:
     return parsed
 
 
+def _term_label_keys(terms) -> list[str] | None:
+    """Label keys node selector terms read; None when one reads a node field (the name)."""
+    keys = []
+    for term in terms or []:
+        if not isinstance(term, dict) or term.get("matchFields"):
+            return None
+        for expr in term.get("matchExpressions") or []:
+            if not isinstance(expr, dict):
+                return None
+            keys.append(str(expr.get("key", "")))
+    return keys
+
+
+def _label_keys(pod: PodInfo, required: bool) -> tuple[str, ...] | None:
+    """The node label keys the pod's required (nodeSelector and required terms) or preferred
+    node affinity reads, sorted: the verdict is the same for nodes alike under them. None when
+    it reads anything else."""
+    cache_key = (_LABEL_KEYS, required)
+    if cache_key in pod.parsed:
+        return pod.parsed[cache_key]
+    node_affinity = (pod.spec.get("affinity") or {}).get("nodeAffinity") or {}
+    if required:
+        selector = pod.spec.get("nodeSelector") or {}
+        terms = (node_affinity.get(_REQUIRED) or {}).get("nodeSelectorTerms")
+        keys = _term_label_keys(terms)
+        keys = None if keys is None or not isinstance(selector, dict) else keys + list(selector)
+    else:
+        prefs = node_affinity.get(_PREFERRED) or []
+        keys = _term_label_keys([p.get("preference") if isinstance(p, dict) else None
+                                 for p in prefs])
+    keys = None if keys is None else tuple(sorted(set(keys)))
+    pod.parsed[cache_key] = keys
+    return keys
+
+
 class _PreScoreState:
     __slots__ = ("preferred",)
 
@@ -142,6 +181,19 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, S
             return Status.unresolvable(ERR_REASON_POD)
         return None
 
+    def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict | None:
+        """Decided once per class of nodes alike under the label keys the pod reads."""
+        keys = _label_keys(pod, required=True)
+        if keys is None or self.added_node_selector is not None:
+            return None
+        required = state.get(PRE_FILTER_STATE_KEY)
+        if required is None:
+            required = _pod_node_affinity(pod).required
+        class_ids, classes = cols.label_classes(keys)
+        rejected = (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_POD,))
+        return Verdict.by_class(class_ids, [None if required.matches(labels, "") else rejected
+                                            for labels in classes])
+
     # PreScore
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
@@ -170,6 +222,17 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, S
         if preferred is not None:
             count += preferred.score(node_info.labels, node_info.name)
         return count, None
+
+    def score_vector(self, state: CycleState, pod: PodInfo, cols, rows):
+        pre_score = state.get(PRE_SCORE_STATE_KEY)
+        keys = _label_keys(pod, required=False)
+        if pre_score is None or keys is None or self.added_pref_terms is not None:
+            return None
+        class_ids, classes = cols.label_classes(keys)
+        preferred = pre_score.preferred
+        per_class = np.array([preferred.score(labels, "") if preferred is not None else 0
+                              for labels in classes], np.int64)
+        return per_class[class_ids[rows]]
 
     def score_extensions(self):
         return self
