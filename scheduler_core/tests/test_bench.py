@@ -67,6 +67,7 @@ SCHEDULER_PERF_COUNTS = [  # (workload, nodes, initPods, measurePods) from perfo
     ("SchedulingPreferredPodAntiAffinity", 5000, 5000, 1000),
     ("TopologySpreading", 500, 1000, 1000), ("TopologySpreading", 5000, 5000, 2000),
     ("PreferredTopologySpreading", 5000, 5000, 2000), ("PreemptionBasic", 500, 2000, 500),
+    ("PreemptionBasic", 5000, 20000, 500),
     ("Unschedulable", 5000, 100, 1000),
 ]
 
