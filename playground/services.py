@@ -412,6 +412,8 @@ def cluster_export_chunks(*, cluster: Cluster) -> Iterator[str]:
     yield dump_yaml(_top_level_ordered(config))
     for manifest in cluster_manifests(cluster):
         yield "---\n" + dump_yaml(_top_level_ordered(manifest))
+    for timeline in cluster.timelines.all():
+        yield "---\n" + dump_yaml(timeline.document())
 
 
 def cluster_export(*, cluster: Cluster) -> str:
@@ -441,6 +443,8 @@ def cluster_clone(*, cluster: Cluster, owner, name: str = "", description: str |
                 row.cluster = clone
                 rows.append(row)
             model.objects.bulk_create(rows, batch_size=BULK_BATCH)
+        Timeline.objects.bulk_create(Timeline(cluster=clone, name=t.name, steps=t.steps)
+                                     for t in cluster.timelines.all())
     return clone
 
 

@@ -101,3 +101,15 @@ def test_an_action_on_a_running_run_is_a_409(api, alice):
                         {"step": {"action": "Cordon", "node": first_node(cluster)}},
                         format="json")
     assert response.status_code == 409
+
+
+def test_export_clone_and_reimport_keep_the_timelines(api, cluster):
+    step = {**CORDON, "node": first_node(cluster)}
+    api.post(url(cluster), {"name": "maintenance", "steps": [step]}, format="json")
+    exported = services.cluster_export(cluster=cluster)
+    assert "kind: Timeline" in exported
+    clone = services.cluster_clone(cluster=cluster, owner=cluster.owner, name="copy")
+    assert [t.steps for t in clone.timelines.all()] == [[step]]
+    again, _ = services.cluster_import(owner=cluster.owner, name="again",
+                                       files=[("export.yaml", exported)])
+    assert services.cluster_export(cluster=again) == exported
