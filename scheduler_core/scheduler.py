@@ -154,6 +154,11 @@ class ProfileHandle:
     def activate(self, pods) -> None:
         self._s.activate(pods)
 
+    def cluster_event(self, event: str, *, old=None, new=None) -> None:
+        """A change a plugin made through the API (DynamicResources' claim updates), as the
+        informer delivers it."""
+        self._s.cluster_event(event, old=old, new=new)
+
 
 class Scheduler:
     def __init__(self, cluster: Cluster, config: Configuration, *, seed: int = 0,

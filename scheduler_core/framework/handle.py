@@ -42,6 +42,7 @@ class FakeHandle:
         self.waiting_pods: dict = {}
         self.pending_pods: list = []   # pods on no node, for list_pods
         self.activated: list = []      # what plugins asked activate() for
+        self.cluster_events: list = []  # (event, old, new) that plugins reported
         self._now = now
 
     def now(self) -> float:
@@ -61,3 +62,6 @@ class FakeHandle:
 
     def activate(self, pods) -> None:
         self.activated.extend(pods)
+
+    def cluster_event(self, event: str, *, old=None, new=None) -> None:
+        self.cluster_events.append((event, old, new))

@@ -25,6 +25,7 @@ from ...framework.status import Status
 from ...labels import match_node_selector_terms
 from .. import names
 from . import objects as obj
+from . import queueing_hints
 from .allocator import AllocationError, Allocator, allocated_devices
 
 NAME = names.DYNAMIC_RESOURCES
@@ -172,10 +173,12 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             claim = s.claims[index]
             reserved = (claim.get("status") or {}).get("reservedFor") or []
             if not reserved or (len(reserved) == 1 and reserved[0].get("uid") == pod.uid):
+                old = copy.deepcopy(claim)
                 status = claim.setdefault("status", {})
                 for key in ("reservedFor", "allocation", "devices"):
                     status.pop(key, None)
                 s.events.append({"claim": obj.claim_key(claim), "deallocated": True})
+                self._claim_updated(old, claim)
                 return None, Status.unschedulable("deallocation of ResourceClaim completed")
         return None, Status.unschedulable("still not schedulable")
 
@@ -218,9 +221,11 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 s.events.append({"claim": obj.claim_key(claim), "allocationReverted": True})
             status = claim.get("status") or {}
             if status.get("allocation") is not None and obj.is_reserved_for_pod(pod.uid, claim):
+                old = copy.deepcopy(claim)
                 status["reservedFor"] = [r for r in status["reservedFor"]
                                          if r.get("uid") != pod.uid]
                 s.events.append({"claim": obj.claim_key(claim), "unreserved": pod.key})
+                self._claim_updated(old, claim)
 
     # --- PreBind ---------------------------------------------------------------------------
     def pre_bind(self, state, pod, node_name) -> Status | None:
@@ -238,6 +243,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
     def _bind_claim(self, s: _State, index: int, pod) -> str | None:
         """Writes the allocation from Reserve (if any) and the pod's reservation."""
         claim, allocation = s.claims[index], s.allocation[index]
+        old = copy.deepcopy(claim)
         try:
             key = obj.claim_key(claim)
             if (claim.get("metadata") or {}).get("deletionTimestamp"):
@@ -254,6 +260,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 {"resource": "pods", "name": pod.name, "uid": pod.uid})
             s.events.append({"claim": key, "reservedFor": pod.key,
                              **({"allocation": allocation} if allocation is not None else {})})
+            self._claim_updated(old, claim)
             return None
         finally:
             if allocation is not None:
@@ -271,13 +278,22 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         events, s.events = s.events, []
         return {"claims": events}
 
+    def _claim_updated(self, old: dict, new: dict) -> None:
+        """The API update this stands for reaches the scheduler's informer as an event."""
+        self.handle.cluster_event("ResourceClaimUpdate", old=old, new=new)
+
     # --- EnqueueExtensions -----------------------------------------------------------------
     def events_to_register(self) -> set[str]:
-        # Node Add|UpdateNodeLabel|UpdateNodeAllocatable; ResourceClaim, DeviceClass and
-        # ResourceSlice Add|Update; a pod update that names its generated claim.
-        return {"NodeAdd", "NodeUpdate", "ResourceClaimAdd", "ResourceClaimUpdate",
-                "UnscheduledPodUpdate", "DeviceClassAdd", "DeviceClassUpdate",
-                "ResourceSliceAdd", "ResourceSliceUpdate"}
+        return set(self.queueing_hints())
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_dynamic_resources(self)
+
+    def is_schedulable_after_claim_change(self, pod, old, new) -> str:
+        return queueing_hints.after_claim_change(self._objects, pod, old, new)
+
+    def is_schedulable_after_pod_change(self, pod, old, new) -> str:
+        return queueing_hints.after_pod_change(self._objects, pod, old, new)
 
 
 def new(args: dict, handle) -> DynamicResources:
