@@ -48,6 +48,8 @@ from playground.selectors import (
     snapshot,
 )
 from playground.services import InvalidInput, ServiceError
+from scheduler_core.errors import InputError
+from scheduler_core.safe_read import read_json
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +59,7 @@ MAX_FRAMES_PER_SECOND = 20
 MAX_BACKLOG = 4_000_000         # bytes of events waiting for a slow client before dropping
 CONTROLS = ("step", "run", "start", "resume", "pause", "reset")
 CLOSE_REFUSED = 4403
+ACCESS_WITHDRAWN = "access withdrawn: the run is no longer visible to you"
 
 
 def dumps(value) -> str:
@@ -249,6 +252,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.run_id = int(self.scope["url_route"]["kwargs"]["pk"])
         self.group = None
+        self.withdrawn = False
         access = await database_sync_to_async(_access)(self.scope.get("user"), self.run_id)
         if access is None:
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
@@ -292,10 +296,24 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             for frame in snapshot_frames(snap, self.frame_limit):
                 await self.send_frame(frame)
 
+    async def still_allowed(self) -> bool:
+        """Access is checked again on every group event and every client message: a run whose
+        cluster was unshared (or that was deleted) closes the stream with the reason."""
+        if self.group is None or self.withdrawn:
+            return False
+        access = await database_sync_to_async(_access)(self.scope.get("user"), self.run_id)
+        if access is None:
+            self.withdrawn = True  # disconnect() leaves the group and stops the tasks
+            self.batcher.clear()
+            await self.close(code=CLOSE_REFUSED, reason=ACCESS_WITHDRAWN)
+            return False
+        self.can_control = access
+        return True
+
     async def run_events(self, message):
         """A committed chunk of the run's task (see playground.run_executor._commit_chunk)."""
         start, end = message["from"], message["to"]
-        if self.cycle_mark is None:
+        if self.cycle_mark is None or not await self.still_allowed():
             return
         if start > self.cycle_mark:  # a message went missing: start over from a snapshot
             await self.send_snapshot()
@@ -310,6 +328,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         self._kick()
 
     async def run_reset(self, message):
+        if not await self.still_allowed():
+            return
         await self.send_frame({"type": "notice", "message": "This run was reset to the start."})
         await self.send_snapshot()
 
@@ -334,12 +354,14 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         try:
-            content = json.loads(text_data) if text_data else None
-        except ValueError:
+            content = read_json(text_data, source="message") if text_data else None
+        except InputError:
             content = None
         await self.receive_json(content)
 
     async def receive_json(self, content, **kwargs):
+        if not await self.still_allowed():
+            return
         action = content.get("action") if isinstance(content, dict) else None
         if action == "cycle_detail":
             await self._cycle_detail(content.get("index"))

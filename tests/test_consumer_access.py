@@ -1,0 +1,116 @@
+"""The run stream rechecks access on every group event and every client message: a watcher
+whose access is withdrawn (the cluster unshared, the run deleted) gets a close frame with the
+reason and nothing more."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from playground import run_executor, run_sessions
+from playground.consumers import ACCESS_WITHDRAWN, CLOSE_REFUSED
+from playground.models import Cluster
+from tests.runs_support import make_user, new_run
+from tests.test_consumer_runs import TIMEOUT, Socket, headers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _embedded(embedded_mode):
+    run_sessions.sessions.clear()
+    yield
+    run_sessions.sessions.clear()
+
+
+def _unshare(run):
+    Cluster.objects.filter(pk=run.cluster_id).update(shared=False)
+
+
+async def _closed_with(sock) -> dict:
+    """The next output after any frames already queued: must be the close."""
+    while True:
+        message = await sock.ws.receive_output(timeout=TIMEOUT)
+        if message["type"] == "websocket.close":
+            return message
+
+
+def test_a_group_event_after_unsharing_closes_with_the_reason():
+    alice, bob = make_user("alice"), make_user("bob")
+    run = new_run(alice, shared=True)
+    h_bob = headers(bob)
+
+    async def scenario():
+        sock = Socket(run.pk, h_bob)
+        connected, _ = await sock.connect()
+        assert connected
+        await sock.snapshot()
+        await database_sync_to_async(_unshare)(run)
+        await get_channel_layer().group_send(run_executor.group_name(run.pk), {
+            "type": "run.events", "run": run.pk, "from": 0, "to": 1,
+            "events": [{"kind": "progress", "cycles": 1, "status": "running"}]})
+        closed = await _closed_with(sock)
+        nothing = await sock.ws.receive_nothing(timeout=0.5)
+        return closed, nothing
+
+    closed, nothing = async_to_sync(scenario)()
+    assert closed == {"type": "websocket.close", "code": CLOSE_REFUSED,
+                      "reason": ACCESS_WITHDRAWN}
+    assert nothing
+
+
+def test_a_request_after_unsharing_closes_with_the_reason():
+    alice, bob = make_user("alice"), make_user("bob")
+    run = new_run(alice, shared=True)
+    h_bob = headers(bob)
+
+    async def scenario():
+        sock = Socket(run.pk, h_bob)
+        await sock.connect()
+        await sock.snapshot()
+        await database_sync_to_async(_unshare)(run)
+        await sock.send({"action": "cycle_detail", "index": 0})
+        return await _closed_with(sock)
+
+    closed = async_to_sync(scenario)()
+    assert closed["code"] == CLOSE_REFUSED and closed["reason"] == ACCESS_WITHDRAWN
+
+
+def test_the_owner_keeps_watching_after_unsharing():
+    alice = make_user("alice")
+    run = new_run(alice, shared=True)
+    h_alice = headers(alice)
+
+    async def scenario():
+        sock = Socket(run.pk, h_alice)
+        await sock.connect()
+        await sock.snapshot()
+        await database_sync_to_async(_unshare)(run)
+        await get_channel_layer().group_send(run_executor.group_name(run.pk), {
+            "type": "run.events", "run": run.pk, "from": 0, "to": 0,
+            "events": [{"kind": "progress", "cycles": 0, "status": "created"}]})
+        batch = await sock.next()
+        await sock.close()
+        return batch
+
+    assert async_to_sync(scenario)()["type"] == "batch"
+
+
+def test_a_deeply_nested_message_is_an_invalid_action_not_a_crash():
+    alice = make_user("alice")
+    run = new_run(alice)
+    h_alice = headers(alice)
+
+    async def scenario():
+        sock = Socket(run.pk, h_alice)
+        await sock.connect()
+        await sock.snapshot()
+        await sock.ws.send_to(text_data="[" * 100_000 + "]" * 100_000)
+        reply = await sock.next()
+        await sock.close()
+        return reply
+
+    reply = async_to_sync(scenario)()
+    assert (reply["type"], reply["code"]) == ("error", "invalid")
