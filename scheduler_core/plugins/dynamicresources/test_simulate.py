@@ -114,3 +114,36 @@ def test_a_slice_needs_a_pool_size(tmp_path):
     assert done.returncode == 2
     assert "ResourceSlice s: field spec.pool.resourceSliceCount: Invalid value: None: must be " \
            "greater than zero" in done.stderr
+
+
+def test_postfilter_deallocates_a_claim_stuck_on_an_unusable_node_and_the_pod_retries(tmp_path):
+    # The claim is allocated on node-2, which is cordoned; nothing holds it (reservedFor is
+    # empty), so PostFilter deallocates it, the claim update requeues the pod, and the next
+    # cycle allocates node-1's device.
+    stale = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "stale", "namespace": "default"},
+             "spec": {"devices": {"requests": [request("gpu", "gpu")]}},
+             "status": {"allocation": {
+                 "devices": {"results": [{"request": "gpu", "driver": "gpu.example.com",
+                                          "pool": "node-2", "device": "gpu-0"}]},
+                 "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+                     {"key": "metadata.name", "operator": "In", "values": ["node-2"]}]}]}}}}
+    cordoned = make_node("node-2")
+    cordoned["spec"] = {"unschedulable": True}
+    slices = [resource_slice(f"{n}-gpus", n, n, "gpu.example.com", device("gpu-0"))
+              for n in ("node-1", "node-2")]
+    path = write(tmp_path, make_node("node-1"), cordoned,
+                 device_class("gpu", 'device.driver == "gpu.example.com"'), *slices, stale,
+                 pod_with("p", resourceClaimName="stale"))
+    done = simulate(path, "--output", "json", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    first, second = out["cycles"]
+    assert first["message"] == (
+        "0/2 nodes are available: 1 node(s) were unschedulable, 1 resourceclaim not available "
+        "on the node. deallocation of ResourceClaim completed, preemption: 0/2 nodes are "
+        "available: 2 Preemption is not helpful for scheduling.")
+    assert (second["outcome"], second["node"]) == ("Bound", "node-1")
+    (event,) = next(e for e in second["reserve"] if e["plugin"] == "DynamicResources")[
+        "detail"]["claims"]
+    assert event["allocation"]["devices"]["results"][0]["pool"] == "node-1"
