@@ -129,3 +129,11 @@ def recover_stale_runs() -> list[int]:
     if recovered:
         logger.warning("recovered runs left running by a dead worker: %s", recovered)
     return recovered
+
+
+def recover_after_restart() -> list[int]:
+    """Embedded mode, when the server starts: every run still `running` belonged to the
+    process that stopped (one process runs every task), whatever its lease says, so each is
+    handed to a new advance task of this one."""
+    Run.objects.filter(status=Run.RUNNING).update(lock_expires=None)
+    return recover_stale_runs()
