@@ -1,6 +1,7 @@
 """`--timings`: wall time per extension point and per plugin, measured by wrapping each plugin's
-extension-point methods on the instance. Nothing is wrapped unless asked for, so the
-deterministic output and an unobserved run's cost are untouched."""
+extension-point methods (per node, and vectorized over all nodes) on the instance. Nothing is
+wrapped unless asked for, so the deterministic output and an unobserved run's cost are
+untouched."""
 from __future__ import annotations
 
 import time
@@ -9,10 +10,10 @@ from collections import defaultdict
 # Extension point -> (the framework's list of plugins for it, the methods it calls on them).
 POINTS = {
     "preFilter": ("pre_filter_plugins", ("pre_filter",)),
-    "filter": ("filter_plugins", ("filter",)),
+    "filter": ("filter_plugins", ("filter", "filter_vector")),
     "postFilter": ("post_filter_plugins", ("post_filter",)),
     "preScore": ("pre_score_plugins", ("pre_score",)),
-    "score": ("score_plugins", ("score",)),
+    "score": ("score_plugins", ("score", "score_vector")),
     "reserve": ("reserve_plugins", ("reserve", "unreserve")),
     "permit": ("permit_plugins", ("permit",)),
     "preBind": ("pre_bind_plugins", ("pre_bind",)),
@@ -31,11 +32,13 @@ class PluginTimer:
             for point, (attr, methods) in POINTS.items():
                 for plugin in getattr(fwk, attr):
                     for method in methods:
-                        self._wrap(plugin, method, (point, plugin.name()))
+                        if hasattr(plugin, method):
+                            self._wrap(plugin, method, (point, plugin.name()))
             for plugin in fwk.score_plugins:
                 ext = plugin.score_extensions()
-                if ext is not None:
-                    self._wrap(ext, "normalize_score", ("normalizeScore", plugin.name()))
+                for method in ("normalize_score", "normalize_vector"):
+                    if ext is not None and hasattr(ext, method):
+                        self._wrap(ext, method, ("normalizeScore", plugin.name()))
 
     def _wrap(self, obj, method: str, key: tuple[str, str]) -> None:
         if method in vars(obj):

