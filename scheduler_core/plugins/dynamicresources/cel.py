@@ -19,6 +19,7 @@ from ...quantity import QuantityError, parse_quantity
 QUANTITY_TAG = "__k8s_quantity__"   # value: the quantity's exact value as a string
 SEMVER_TAG = "__k8s_semver__"       # value: [major, minor, patch]
 _STRING_LITERAL = re.compile(r"""'([^'\\]*)'|"([^"\\]*)\"""")
+_MACRO_VARIABLE = re.compile(r"\.(?:all|exists|exists_one|map|filter)\(\s*([A-Za-z_]\w*)\s*,")
 _SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?"
                      r"(?:\+[0-9A-Za-z.-]+)?$")
 
@@ -104,6 +105,11 @@ class Selector:
             self._program = celpkg.compile(expression)
         except Exception as exc:  # the package reports syntax errors as several types
             raise CELError(_first_line(exc)) from exc
+        # cel-go's type check: the only variable is `device` (and the macros' own variables).
+        bound = set(_MACRO_VARIABLE.findall(expression)) | {"device"}
+        undeclared = sorted(set(self._program.references()["variables"]) - bound)
+        if undeclared:
+            raise CELError(f"undeclared reference to '{undeclared[0]}' (in container '')")
         # Every string literal may be used as a domain key: those get an empty map by default.
         self._literals = {a or b for a, b in _STRING_LITERAL.findall(expression)}
 

@@ -185,3 +185,11 @@ def test_gather_pools_marks_incomplete_and_keeps_newest_generation():
     pools = gather_pools(slices, node())
     assert [(p.pool_id, p.incomplete, [s["metadata"]["name"] for s in p.slices])
             for p in pools] == [("driver-a/pool-a", False, ["slice-2"])]
+
+
+def test_invalid_cel_one_device_is_a_compile_error():
+    # Go: "invalid-CEL-one-device" expects "undeclared reference".
+    c = claim("claim-0", request(selectors=["noSuchVar"]))
+    with pytest.raises(AllocationError, match="claim default/claim-0: selector #0: CEL compile "
+                       "error: undeclared reference to 'noSuchVar'"):
+        allocate([c], [one_slice()], [device_class(CLASS_A, MATCH_DRIVER)])
