@@ -11,7 +11,6 @@ cycles compactly for the history slider, and run the engine twice for the compar
 from __future__ import annotations
 
 import copy
-import json
 from functools import wraps
 
 import yaml
@@ -31,6 +30,7 @@ from scheduler_core.framework.registry import default_registry
 from scheduler_core.framework.runtime import FrameworkError, expand_plugins
 from scheduler_core.framework.types import Resource
 from scheduler_core.loader import load_documents
+from scheduler_core.safe_read import read_json, read_yaml
 from scheduler_core.session import node_usage
 
 # The app's own sign-in page (playground.workshops.pages.SignInView).
@@ -58,8 +58,8 @@ def json_login_required(view):
 
 def _body(request) -> dict:
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        data = read_json(request.body.decode("utf-8") or "{}", source="request body")
+    except (InputError, UnicodeDecodeError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -124,13 +124,15 @@ def yaml_convert(request):
                          default_flow_style=False, allow_unicode=True)
         return JsonResponse({"text": text})
     try:
-        data = yaml.safe_load(body.get("text") or "") or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        docs = read_yaml(body.get("text") or "", source="text")
+    except InputError as exc:
+        # The parser's own error (exc.__cause__) knows the line; a limit names none.
+        mark = getattr(exc.__cause__, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
+        problem = getattr(exc.__cause__, "problem", None) or str(exc)
         return JsonResponse({"error": f"line {line}: {problem}" if line else problem,
                              "line": line})
+    data = (docs[0] if len(docs) == 1 else docs) or {}
     if not isinstance(data, dict):
         return JsonResponse({"error": "a KubeSchedulerConfiguration must be a mapping",
                              "line": 1})

@@ -117,3 +117,22 @@ def test_compare_runs_the_cluster_under_two_configurations(client, carol):
                {"a": None, "b": {"percentageOfNodesToScore": 101}})
     assert bad.status_code == 400
     assert "not in valid range" in bad.json()["b"][0]
+
+
+@pytest.mark.parametrize("text,error", [
+    ("a: " + "[" * 100_000 + "]" * 100_000, "nesting is deeper than the limit of 100 levels"),
+    ('a: &a ["x","x","x","x","x","x","x","x","x","x"]\n' + "".join(
+        f"{n}: &{n} [{', '.join(['*' + p] * 10)}]\n" for p, n in zip("abcdefgh", "bcdefghi")),
+     "aliases expand to more than"),
+])
+def test_the_yaml_helper_refuses_hostile_text_with_an_answer(client, carol, text, error):
+    response = post(client, "/ui/yaml/", {"text": text})
+    assert response.status_code == 200
+    assert error in response.json()["error"]
+
+
+def test_a_deeply_nested_body_is_an_empty_one(client, carol):
+    response = client.post("/ui/yaml/", "[" * 100_000 + "]" * 100_000,
+                           content_type="application/json")
+    assert response.status_code == 200
+    assert response.json() == {"data": {}}
