@@ -259,3 +259,22 @@ def test_a_step_taken_on_a_paused_run_applies_after_its_cycle_on_replay_too():
     assert live.scheduler.bindings["default/p2"] == "b"
     samples = live.scheduler.life.to_json()["samples"]
     assert samples[-1]["nodes"]["b"]["cpu"] == [1000, 1000]
+
+
+def test_a_paused_run_step_may_name_a_pod_made_during_the_run():
+    """Checked when it runs: a pod that is not there by then makes the step a no-op."""
+    from scheduler_core.session import RunSession
+
+    docs = [node("a", cpu="2"), deployment("web", 1), timeline(
+        {"at": 0, "afterCycle": 1, "action": "Delete", "kind": "Pod", "name": "web-gone"},
+        {"at": 0, "afterCycle": 1, "action": "CompletePod", "pod": "default/web-gone"})]
+    session = RunSession([("run", docs)], None, seed=1, record=True)
+    session.advance(None)
+    outcomes = [s["outcome"] for s in session.scheduler.life.to_json()["steps"]]
+    assert outcomes == ['skipped: pod "default/web-gone" does not exist'] * 2
+
+
+def test_a_pod_step_of_a_timeline_must_name_a_pod_that_exists(tmp_path):
+    with pytest.raises(InputError, match=r"spec.steps\[0\].name: Pod \"web-gone\" does not"):
+        run(tmp_path, node("a"), timeline(
+            {"at": 5, "action": "Delete", "kind": "Pod", "name": "web-gone"}))
