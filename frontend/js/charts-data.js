@@ -24,16 +24,24 @@ export function utilizationSeries(samples) {
 
 /** Each node's requested / allocatable (%) of one resource; null while the node is absent. */
 export function nodeSeries(samples, resource) {
-  const names = [];
-  for (const s of samples) {
-    for (const name of Object.keys(s.nodes)) if (!names.includes(name)) names.push(name);
-  }
+  const seen = new Set(); // a Set: thousands of nodes times every sample
+  for (const s of samples) for (const name of Object.keys(s.nodes)) seen.add(name);
+  const names = [...seen];
   const xs = samples.map((s) => s.time);
   const ys = names.map((name) => samples.map((s) => {
     const node = s.nodes[name];
     return node ? percent(node[resource][0], node[resource][1]) : null;
   }));
   return { labels: names, data: [xs, ...ys] };
+}
+
+/** The `limit` series that peak highest: a chart (and its legend) of thousands of nodes would
+ *  cost more DOM than the whole run view may (issue 21: at most 15,000 elements). */
+export function busiest(series, limit) {
+  if (series.labels.length <= limit) return series;
+  const peak = (ys) => Math.max(-1, ...ys.filter((v) => v !== null));
+  const keep = series.labels.map((_, i) => i).sort((a, b) => peak(series.data[b + 1]) - peak(series.data[a + 1])).slice(0, limit).sort((a, b) => a - b);
+  return { labels: keep.map((i) => series.labels[i]), data: [series.data[0], ...keep.map((i) => series.data[i + 1])] };
 }
 
 export function pendingSeries(samples) {

@@ -2,10 +2,11 @@
 
 import uPlot from "../vendor/uplot/uPlot.esm.js";
 import {
-  nodeSeries, pendingSeries, pluginTotals, timingSeries, utilizationSeries,
+  busiest, nodeSeries, pendingSeries, pluginTotals, timingSeries, utilizationSeries,
 } from "./charts-data.js";
 import { clear, el } from "./util.js";
 
+const MAX_NODE_SERIES = 12;
 const COLORS = ["#2f6fdf", "#d9822b", "#2e9d5b", "#b8336a", "#7a5cc7", "#20a4b8", "#9a7b1c",
   "#5c6b7a"];
 
@@ -44,7 +45,8 @@ export function renderCharts(root, timeline, resource = "cpu") {
   root.append(
     chart("Cluster utilization (requested / allocatable, %)", utilizationSeries(samples),
           { yLabel: "%", stepped: true }),
-    chart(`Per-node ${resource} (requested / allocatable, %)`, nodeSeries(samples, resource),
+    chart(`Per-node ${resource} (requested / allocatable, %; the ${MAX_NODE_SERIES} busiest)`,
+          busiest(nodeSeries(samples, resource), MAX_NODE_SERIES),
           { yLabel: "%", stepped: true }),
     chart("Pending pods", pendingSeries(samples), { yLabel: "pods", stepped: true }),
   );

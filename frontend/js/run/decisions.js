@@ -181,6 +181,8 @@ export function extenderScoreBox(score) {
 
 // --- DefaultPreemption ------------------------------------------------------------------------
 
+const REJECTED_NAMES = 12;
+
 /** The candidates DefaultPreemption found, their victims and PDB violations, and why one won. */
 export function preemptionCandidates(pre) {
   const candidates = pre.candidates || [];
@@ -224,8 +226,13 @@ export function preemptionCandidates(pre) {
   if (pre.afterExtenders) parts.push(el("p.small", "Left by the extenders: ", pre.afterExtenders.join(", ") || "none"));
   const rejected = Object.entries(pre.rejected || {});
   if (rejected.length) {
+    // Grouped by reason: thousands of nodes share a handful of them.
+    const byWhy = new Map();
+    for (const [node, why] of rejected) byWhy.set(why, [...(byWhy.get(why) || []), node]);
+    const shown = (nodes) => `${nodes.slice(0, REJECTED_NAMES).join(", ")}${nodes.length > REJECTED_NAMES ? ` … +${nodes.length - REJECTED_NAMES}` : ""}`;
     parts.push(el("details.small", el("summary", `${rejected.length} node(s) where no victims would help`),
-      el("ul.kv-list", rejected.map(([node, why]) => el("li", el("b", node), `: ${why}`)))));
+      el("ul.kv-list", [...byWhy.entries()].sort((a, b) => b[1].length - a[1].length).map(([why, nodes]) =>
+        el("li", el("b", `${nodes.length} node(s)`), `: ${why} — `, el("span.muted", shown(nodes)))))));
   }
   return parts;
 }
