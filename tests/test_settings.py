@@ -41,7 +41,8 @@ def test_redis_url_selects_broker_and_channel_layer_alone():
     summary = settings_summary(REDIS_URL=REDIS, DJANGO_DEBUG="1")
     assert summary["ENGINE"] == "django.db.backends.sqlite3"
     assert summary["LAYER"] == "channels_redis.core.RedisChannelLayer"
-    assert summary["LAYER_CONFIG"] == {"hosts": [REDIS]}
+    # No read timeout: redis-py 8's 5 s default would end the layer's blocking receive.
+    assert summary["LAYER_CONFIG"] == {"hosts": [{"address": REDIS, "socket_timeout": None}]}
     assert summary["MODE"] == "services"
     assert summary["broker_url"] == REDIS
     assert summary["result_backend"] == REDIS

@@ -56,6 +56,7 @@ class WorkshopConsumer(RunConsumer):
     def _setup_stream(self) -> None:
         # RunConsumer.connect's state, without its access check (membership is ours).
         self.run_id = None
+        self.withdrawn = False
         self.can_control = False
         self.seq = 0
         self.cycle_mark = None
@@ -76,6 +77,20 @@ class WorkshopConsumer(RunConsumer):
         self.group = run_executor.group_name(run_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_snapshot()
+
+    async def still_allowed(self) -> bool:
+        """Membership, not the run's visibility, is what lets an attendee watch: checked again
+        on every event, as the run stream checks access (an attendee removed, a workshop
+        deleted: the stream closes)."""
+        if self.withdrawn:
+            return False
+        if not await database_sync_to_async(_still_member)(self.scope.get("user"),
+                                                            self.workshop_id):
+            self.withdrawn = True
+            self.batcher.clear()
+            await self.close(code=CLOSE_REFUSED, reason="you are no longer in this workshop")
+            return False
+        return True
 
     async def disconnect(self, code):
         if self.workshop_group is not None:
@@ -99,6 +114,8 @@ class WorkshopConsumer(RunConsumer):
                                   "events": self.concealer.events(message["events"])})
 
     async def run_reset(self, message):
+        if not await self.still_allowed():
+            return
         await self.send_frame({"type": "notice", "message": "the presenter reset the run"})
         await self.send_snapshot()
 
@@ -130,6 +147,8 @@ class WorkshopConsumer(RunConsumer):
             return
         if isinstance(audience, int) and audience != self.attendee_id:
             return
+        if not await self.still_allowed():
+            return
         kind = event["kind"]
         if kind == "revealed" and self.attendee_id is not None:
             event = {**event, "mine": await database_sync_to_async(_mine)(
@@ -158,6 +177,10 @@ def _membership(user, code: str):
     return (workshop.pk, None if member.is_trainer else member.attendee.pk,
             lesson.presenter_run_id if lesson else None,
             services.question_data(question) if question else None)
+
+
+def _still_member(user, workshop_id: int) -> bool:
+    return selectors.is_member(user, workshop_id)
 
 
 def _mine(question_id: int, attendee_id: int) -> dict | None:

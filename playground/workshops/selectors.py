@@ -39,6 +39,13 @@ def membership(user, code: str) -> Membership | None:
     return Membership(workshop, attendee) if attendee is not None else None
 
 
+def is_member(user, workshop_id: int) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (Workshop.objects.filter(pk=workshop_id, trainer=user).exists()
+            or Attendee.objects.filter(workshop_id=workshop_id, user=user).exists())
+
+
 def workshops_of(user) -> QuerySet[Workshop]:
     """The workshops a user leads or attends."""
     if not getattr(user, "is_authenticated", False):

@@ -213,3 +213,19 @@ def test_viewers_of_a_reset_run_see_a_notice(room, trainer_user):
     assert notices[0]["message"] == "This run was reset to the start."
     assert notices[1]["message"] == "the presenter reset the run"
     assert after["run"]["cycle_count"] == 0
+
+
+def test_an_attendee_removed_from_the_workshop_is_closed_out(room, trainer_user):
+    workshop, ana, _ = room
+    h_ana = headers(ana)
+
+    async def scenario():
+        sock = WorkshopSocket(workshop.code, h_ana)
+        assert (await sock.connect())[0]
+        await sock.snapshot()
+        await database_sync_to_async(Attendee.objects.filter(user=ana).delete)()
+        await database_sync_to_async(services.workshop_close)(workshop=workshop)
+        return await sock.ws.receive_output(timeout=10)
+
+    closed = async_to_sync(scenario)()
+    assert closed["type"] == "websocket.close" and closed["code"] == 4403
