@@ -71,7 +71,7 @@ def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
     outcomes = OutcomeObserver() if summary else None
     scheduler = load_scheduler(paths, config_file=config_file, seed=seed,
                                observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn)
-    if scheduler.life is not None:
+    if scheduler.life is not None and scheduler.life.steps:   # only a timeline is recorded
         scheduler.set_observer(MultiObserver(
             [o for o in (trace or outcomes, scheduler.life.recorder) if o is not None]))
     scheduler.run(max_cycles)

@@ -12,6 +12,8 @@ from .informer import Informer
 from .recorder import TimelineRecorder
 from .world import LiveWorld
 
+BIND_WATCHERS = ("StatefulSet",)
+
 
 class ClusterLife:
     def __init__(self, scheduler, steps, timer=None):
@@ -38,13 +40,13 @@ class ClusterLife:
             self.recorder.queue_event(qpi.queue, qpi, scheduler.clock)
         self.recorder.sample(scheduler.clock)
 
-    def sync(self) -> None:
-        """Let every controller react; changes they make do not re-enter."""
+    def sync(self, kinds: tuple[str, ...] | None = None) -> None:
+        """Let the controllers react (kinds: only those); changes they make do not re-enter."""
         if self._syncing:
             return
         self._syncing = True
         try:
-            self.manager.sync(self.world)
+            self.manager.sync(self.world, kinds)
         finally:
             self._syncing = False
 
@@ -70,7 +72,8 @@ class ClusterLife:
 
     def _bound(self, pi) -> None:
         self._placed(pi)
-        self.sync()
+        # Of the controllers, only an OrderedReady StatefulSet waits for its pods to run.
+        self.sync(BIND_WATCHERS)
 
     def _finish(self, pi) -> None:
         if pi.key in self.informer.pods and not pi.terminating and pi.uid in self.s.cache.pods:

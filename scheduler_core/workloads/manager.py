@@ -39,11 +39,13 @@ class ControllerManager:
     def of_kind(self, kind: str) -> list[dict]:
         return [w for (k, _, _), w in self.workloads.items() if k == kind]
 
-    def sync(self, world) -> None:
+    def sync(self, world, kinds: tuple[str, ...] | None = None) -> None:
+        """kinds: only the controllers that watch what changed (None: all of them)."""
         for _ in range(MAX_PASSES):
             changed = False
             for obj in list(self.workloads.values()):
-                changed |= CONTROLLERS[obj["kind"]].sync(obj, world)
+                if kinds is None or obj["kind"] in kinds:
+                    changed |= CONTROLLERS[obj["kind"]].sync(obj, world)
             if not changed:
                 return
 
