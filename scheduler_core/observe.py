@@ -7,6 +7,15 @@ from __future__ import annotations
 
 import json
 
+from .tracecols import (
+    FilterColumns,
+    ScoreColumns,
+    Tables,
+    TotalColumns,
+    dump_at,
+    status_entry,
+)
+
 
 class CycleRecorder:
     """Decisions of one scheduling attempt. Subclasses override what they need.
@@ -20,6 +29,11 @@ class CycleRecorder:
     def point(self, point: str, plugin: str, status, node: str | None = None,
               timeout: float | None = None, detail: dict | None = None) -> None:
         pass
+
+    def queue_points(self, queue_sort: dict, pre_enqueue: list[dict]) -> None:
+        """How the pod got here: QueueSort's comparison that made it the head of activeQ
+        ({plugin, from, runnerUp, criterion, why}), and the PreEnqueue entries ({plugin, code,
+        reasons}) of its way into activeQ. Not part of the contract's cycle."""
 
     def filter(self, node_name: str, trail: list) -> None:
         """trail: [(plugin, Status or None for Success)], stopping at the first rejection."""
@@ -47,7 +61,9 @@ class Observer:
         return None
 
     def queue_event(self, queue: str, qpi, time: float) -> None:
-        pass
+        """A move of the pod to `queue`; qpi.last_move says why: {"event", and "hints":
+        [{"event", "plugin", "hint" (Queue or QueueSkip), "error"?}] when QueueingHints
+        decided}."""
 
     def pod_event(self, event: str, pod, time: float, detail: dict | None = None) -> None:
         """bound, preempted, deleted, nominated."""
@@ -100,80 +116,97 @@ def _entry(plugin, status, node=None, timeout=None, detail=None) -> dict:
     return entry
 
 
-_SUCCESS_ENTRIES: dict[str, dict] = {}
-
-
-def _success(plugin: str) -> dict:
-    """One shared (never mutated) Success entry per plugin: most filter results are these."""
-    entry = _SUCCESS_ENTRIES.get(plugin)
-    if entry is None:
-        entry = _SUCCESS_ENTRIES[plugin] = {"plugin": plugin, "code": "Success", "reasons": []}
-    return entry
+_COLUMNAR = ("filter", "score", "totalScore")
 
 
 class TraceRecorder(CycleRecorder):
-    """One cycle in the contract's JSON form.
+    """One cycle of the contract's trace, kept compact.
 
-    A finished cycle is kept as compact JSON text, about a tenth of its size as dicts, so a
-    long run at thousands of nodes fits in memory; `data` decodes it again on demand.
+    The per-node parts (Filter trails, scores, total scores) are columns over names interned
+    once per trace (tracecols); the rest is the contract's dict. `data` builds the contract's
+    dict, `pretty` its indented JSON text, byte for byte what json.dumps prints.
     """
 
-    def __init__(self, index, time, pod, profile):
-        self._frozen: str | None = None
+    def __init__(self, index, time, pod, profile, tables: Tables | None = None):
+        self.tables = tables if tables is not None else Tables()
+        self._filter = FilterColumns()
+        self._score = ScoreColumns()
+        self._totals: TotalColumns | None = None
         self._data = {
             "index": index, "time": time, "pod": pod.key, "profile": profile,
             "outcome": None, "node": None, "message": "",
-            "preFilter": [], "filter": {}, "postFilter": [], "preemption": None,
-            "preScore": [], "score": {}, "totalScore": {},
+            "preFilter": [], "filter": None, "postFilter": [], "preemption": None,
+            "preScore": [], "score": None, "totalScore": None,
             "reserve": [], "permit": [], "preBind": [], "bind": [], "postBind": [],
             "unreserve": [],
         }
 
     @property
     def data(self) -> dict:
-        """The cycle as a dict (a fresh copy once the cycle has finished)."""
-        return self._data if self._frozen is None else json.loads(self._frozen)
-
-    def _live(self) -> dict:
-        """The dict to record into; a late entry thaws a finished cycle."""
-        if self._frozen is not None:
-            self._data, self._frozen = json.loads(self._frozen), None
-        return self._data
+        """The cycle as the contract's dict (a fresh copy)."""
+        out = json.loads(json.dumps(self._data))
+        out["filter"] = self._filter.to_dict(self.tables)
+        out["score"] = self._score.to_dict(self.tables)
+        out["totalScore"] = self._totals.to_dict(self.tables) if self._totals else {}
+        return out
 
     def point(self, point, plugin, status, node=None, timeout=None, detail=None):
-        self._live()[point].append(_entry(plugin, status, node, timeout, detail))
+        self._data[point].append(_entry(plugin, status, node, timeout, detail))
 
     def filter(self, node_name, trail):
-        self._live()["filter"][node_name] = [
-            _success(p) if s is None else s.to_dict(p) for p, s in trail]
+        last = None
+        if trail and trail[-1][1] is not None:
+            last = status_entry(*trail[-1])
+            trail = trail[:-1]
+        tables = self.tables
+        self._filter.add(tables.name_id(node_name),
+                         tables.shape_id(tuple(p for p, _ in trail), last))
+
+    def filter_many(self, plugins: list[str], node_names, stops, statuses) -> None:
+        """Many nodes' trails at once: node i passed plugins[:stops[i]] and, when statuses[i]
+        is not None, was stopped by plugins[stops[i]] with that status."""
+        tables, passed = self.tables, {}
+        for name, stop, status in zip(node_names, stops, statuses):
+            prefix = passed.get(stop)
+            if prefix is None:
+                prefix = passed[stop] = tuple(plugins[:stop])
+            last = None if status is None else status_entry(plugins[stop], status)
+            self._filter.add(tables.name_id(name), tables.shape_id(prefix, last))
 
     def extender_filter(self, node_name, plugin, status, detail=None):
-        self._live()["filter"].setdefault(node_name, []).append(
-            _entry(plugin, status, detail=detail))
+        nid = self.tables.name_id(node_name)
+        self._filter.extras.setdefault(nid, []).append(_entry(plugin, status, detail=detail))
 
     def score(self, plugin, nodes, raw, normalized, weight, detail=None):
-        extra = {"detail": detail} if detail else {}
-        self._live()["score"][plugin] = {
-            ni.name: {"raw": r, "normalized": n, "weighted": n * weight, **extra}
-            for ni, r, n in zip(nodes, raw, normalized)}
+        self._score.add(self.tables, plugin, nodes, raw, normalized, weight, detail)
 
     def total_scores(self, nodes, totals):
-        self._live()["totalScore"] = {ni.name: t for ni, t in zip(nodes, totals)}
+        self._totals = TotalColumns(self._score.node_ids(self.tables, nodes), totals)
 
     def preemption(self, nominated_node, victims, detail):
         entry = {"nominatedNode": nominated_node, "victims": list(victims)}
         if detail:
             entry.update(detail)
-        self._live()["preemption"] = entry
+        self._data["preemption"] = entry
 
     def finish(self, outcome, node, message, time):
-        self._live().update(outcome=outcome, node=node, message=message)
-        self._frozen, self._data = json.dumps(self._data, separators=(",", ":")), None
+        self._data.update(outcome=outcome, node=node, message=message)
 
     def pretty(self, indent: int) -> str:
         """The cycle as json.dumps(..., indent=2) prints it `indent` spaces deep in a document."""
-        text = json.dumps(self.data, indent=2)
-        return text.replace("\n", "\n" + " " * indent)
+        pad = " " * (indent + 2)
+        parts = []
+        for key, value in self._data.items():
+            if key == "filter":
+                text = self._filter.text(self.tables, indent + 2)
+            elif key == "score":
+                text = self._score.text(self.tables, indent + 2)
+            elif key == "totalScore":
+                text = self._totals.text(self.tables, indent + 2) if self._totals else "{}"
+            else:
+                text = dump_at(value, indent + 2)
+            parts.append(f"{pad}{json.dumps(key)}: {text}")
+        return "{\n" + ",\n".join(parts) + "\n" + " " * indent + "}"
 
 
 class TraceObserver(Observer):
@@ -181,9 +214,10 @@ class TraceObserver(Observer):
 
     def __init__(self):
         self.cycles: list[TraceRecorder] = []
+        self.tables = Tables()
 
     def begin_cycle(self, index, time, pod, profile):
-        rec = TraceRecorder(index, time, pod, profile)
+        rec = TraceRecorder(index, time, pod, profile, self.tables)
         self.cycles.append(rec)
         return rec
 

@@ -90,6 +90,8 @@ class SchedulingQueue:
         self._hints_of = hints_of or (lambda pod, plugin: {ANY_EVENT: None})
         self._flight_events: list[tuple[int, ClusterEvent]] = []
         self._event_count = 0
+        self.popped_from = ""
+        self.runner_up: QueuedPodInfo | None = None
         self._less = less
         self._pre_enqueue = pre_enqueue
         self._clock = clock
@@ -140,13 +142,18 @@ class SchedulingQueue:
 
     # --- popping -----------------------------------------------------------------------------
     def pop(self) -> QueuedPodInfo | None:
+        """The head of activeQ (or, when it is empty, of backoffQ); `popped_from` and
+        `runner_up` (the new head of activeQ) say how it won, for QueueSort's trace entry."""
         self.flush_backoff_completed()
         if self.active:
             qpi = heapq.heappop(self.active)
+            self.popped_from = ACTIVE
         else:
             qpi = self._pop_backoff()
             if qpi is None:
                 return None
+            self.popped_from = BACKOFF
+        self.runner_up = self.active[0] if self.active else None
         qpi.attempts += 1
         if qpi.initial_attempt is None:
             qpi.initial_attempt = self._clock()

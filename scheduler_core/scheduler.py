@@ -5,6 +5,7 @@ and graceful deletions are events on a heap; a run ends when nothing can change 
 """
 from __future__ import annotations
 
+import copy
 import heapq
 import itertools
 import random
@@ -25,6 +26,7 @@ from .queue import (
     MAX_UNSCHEDULABLE_STAY,
     UNSCHEDULABLE,
     UNSCHEDULABLE_FLUSH_PERIOD,
+    ClusterEvent,
     SchedulingQueue,
 )
 
@@ -176,6 +178,7 @@ class Scheduler:
         self._events: list = []
         self._event_seq = itertools.count()
         self.waiting: dict[str, WaitingPod] = {}
+        self._gates: dict[str, list] = {}
         self._change_marks: dict[str, int] = {}
         self._error_marks: dict[str, int] = {}
         self._victims: list[str] = []
@@ -195,7 +198,8 @@ class Scheduler:
         self.queue = SchedulingQueue(
             first.less, self._pre_enqueue, lambda: self.clock,
             self.config.pod_initial_backoff_seconds, self.config.pod_max_backoff_seconds,
-            events=self._queue_event if observer is not None else None)
+            events=self._queue_event if observer is not None else None,
+            hints_of=self._hints_of)
         self.cache = Cache(cluster.nodes)
         self.pods = cluster.pod_infos()
         self.pending_at_start = []
@@ -234,7 +238,11 @@ class Scheduler:
 
     # --- queue plumbing ----------------------------------------------------------------------
     def _pre_enqueue(self, pod):
-        return self.frameworks[pod.scheduler_name].run_pre_enqueue_plugins(pod)
+        if self.observer is None:
+            return self.frameworks[pod.scheduler_name].run_pre_enqueue_plugins(pod)
+        # The gates checked as the pod last went for activeQ: its cycles' PreEnqueue entries.
+        gates = self._gates[pod.uid] = []
+        return self.frameworks[pod.scheduler_name].run_pre_enqueue_plugins(pod, gates)
 
     def set_observer(self, observer) -> None:
         """Observe from the next cycle on (None: stop); an unobserved run records nothing."""
@@ -244,14 +252,19 @@ class Scheduler:
     def _queue_event(self, queue: str, qpi) -> None:
         self.observer.queue_event(queue, qpi, self.clock)
 
-    def _events_of(self, pod, plugin: str):
-        return self.frameworks[pod.scheduler_name].events_of(plugin)
+    def _hints_of(self, pod, plugin: str) -> dict:
+        return self.frameworks[pod.scheduler_name].hints_of(plugin)
 
-    def cluster_event(self, event: str, pod=None) -> None:
+    def cluster_event(self, event: str, pod=None, *, old=None, new=None, only=None) -> None:
+        """An event for the queue: `pod` is the pod added, updated (new) or deleted (old);
+        `old` and `new` are the objects of any other event, for the plugins' QueueingHints."""
         self.changes += 1
-        only = self._concerned_by_assigned_pod(pod) if event == "AssignedPodAdd" else None
+        if pod is not None:
+            old, new = (pod, None) if event.endswith("Delete") else (old, pod)
+        if event == "AssignedPodAdd":
+            only = self._concerned_by_assigned_pod(pod)
         self.event_cause = event
-        self.queue.move_all_to_active_or_backoff(event, self._events_of, only=only)
+        self.queue.move_all_to_active_or_backoff(ClusterEvent(event, old, new), only=only)
         self.event_cause = ""
 
     def _concerned_by_assigned_pod(self, added):
@@ -274,12 +287,7 @@ class Scheduler:
         return concerned
 
     def activate(self, pods) -> None:
-        for pod in pods:
-            queue = self.queue
-            qpi = queue.unschedulable.pop(pod.uid, None) or queue.backoff.pop(pod.uid, None)
-            if qpi is not None:
-                # moveToActiveQ runs PreEnqueue again: a gated pod stays gated.
-                self.queue._enqueue_gated_or_active(qpi)
+        self.queue.activate(pods)
 
     # --- the event loop ----------------------------------------------------------------------
     def at(self, time: float, action) -> int:
@@ -358,6 +366,10 @@ class Scheduler:
         rec = None
         if self.observer is not None:
             rec = self.observer.begin_cycle(index, self.clock, pod, fwk.profile_name)
+        if rec is not None:
+            q = self.queue
+            rec.queue_points(fwk.queue_sort_entry(qpi, q.runner_up, q.popped_from),
+                             self._gates.get(pod.uid, []))
         state = CycleState()
         self.cache.update_snapshot(self.snapshot)
         if self.vector_path:
@@ -573,9 +585,13 @@ class Scheduler:
         and, like an error, sends the pod to backoff with no rejecting plugin.
         """
         b.fwk.run_reserve_plugins_unreserve(b.state, b.pod, b.host, b.rec)
+        assumed = copy.copy(b.pod)   # the event's object keeps the node it was assumed on
         self.cache.forget(b.pod)
-        if in_binding_cycle:
-            self.cluster_event("AssignedPodDelete")
+        # Go defers the event for a rejection, so that it never moves the pod itself; an
+        # error's event comes first and is one of the pod's in-flight events.
+        deferred = in_binding_cycle and status.is_rejected()
+        if in_binding_cycle and not deferred:
+            self.cluster_event("AssignedPodDelete", assumed)
         if status.is_rejected() and fit_error:
             b.qpi.unschedulable_plugins = {status.plugin} if status.plugin else set()
             diagnosis = Diagnosis()
@@ -585,6 +601,10 @@ class Scheduler:
         else:
             outcome = "Rejected" if status.is_rejected() else "Error"
             self._fail(b.qpi, outcome, status.message(), b.rec, nominate="", node=b.host)
+        if deferred:
+            uid = b.pod.uid
+            self.cluster_event("AssignedPodDelete", assumed, only=lambda q: q.pod.uid != uid)
+            self._change_marks[uid] = self.changes   # its own forgetting does not help it
 
     # --- reserve, permit and the binding cycle -----------------------------------------------
     def _assume_reserve_permit(self, b: Binding) -> None:
@@ -606,8 +626,7 @@ class Scheduler:
 
     def _wait_on_permit(self, b: Binding, waits: dict[str, float]) -> None:
         wp = WaitingPod(self, b, waits)
-        self.waiting[b.pod.uid] = wp
-        self.queue.done(b.pod.uid)
+        self.waiting[b.pod.uid] = wp   # in flight until its binding cycle ends
         if self.observer is not None:
             self.observer.pod_event("waiting", b.pod, self.clock, {"plugins": dict(waits)})
         for plugin, timeout in waits.items():
@@ -641,6 +660,7 @@ class Scheduler:
             self._rejected_after_assume(b, status, in_binding_cycle=True, fit_error=False)
             return
         self.cache.finish_binding(b.pod)
+        self.queue.done(b.pod.uid)
         b.pod.start_time = RUN_EPOCH + self.clock
         b.pod.obj.setdefault("spec", {})["nodeName"] = b.host
         if b.pod.key in self.bindings:
@@ -693,7 +713,7 @@ class Scheduler:
         self.queue.delete(pod.uid)
         if self.observer is not None:
             self.observer.pod_event("deleted", pod, self.clock, {"node": pod.node_name})
-        self.cluster_event("AssignedPodDelete")
+        self.cluster_event("AssignedPodDelete", pod)
 
     # --- results -----------------------------------------------------------------------------
     def pending_reasons(self) -> dict[str, str]:

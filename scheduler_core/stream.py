@@ -29,6 +29,10 @@ class SummaryRecorder(CycleRecorder):
             entry["timeout"] = timeout
         self.data["points"].setdefault(point, []).append(entry)
 
+    def queue_points(self, queue_sort, pre_enqueue):
+        self.data["queueSort"] = queue_sort
+        self.data["preEnqueue"] = pre_enqueue
+
     def filter(self, node_name, trail):
         plugin, status = trail[-1]
         summary = self.data["filter"]
@@ -103,7 +107,8 @@ class SummaryObserver(Observer):
 
     def queue_event(self, queue, qpi, time):
         self.emit("queue", {"pod": qpi.pod.key, "queue": queue, "time": time,
-                            "reason": qpi.message[:500] if qpi.message else ""})
+                            "reason": qpi.message[:500] if qpi.message else "",
+                            "move": qpi.last_move})
 
     def pod_event(self, event, pod, time, detail=None):
         self.emit("pod", {"pod": pod.key, "event": event, "time": time, **(detail or {})})

@@ -20,6 +20,7 @@ from .interfaces import (
     PreFilterResult,
 )
 from .queueing_hint import ANY_EVENT, registered_hints
+from .queueing_hint import ANY_EVENT, registered_hints
 from .registry import Registry
 from .status import Code, Status
 from .types import NodeInfo, PodInfo
@@ -168,9 +169,13 @@ class Framework:
         self.extensions = {p.name(): p.pre_filter_extensions() for p in self.pre_filter_plugins}
 
     # --- queue -----------------------------------------------------------------------------
-    def run_pre_enqueue_plugins(self, pod: PodInfo) -> Status | None:
+    def run_pre_enqueue_plugins(self, pod: PodInfo, gates: list | None = None) -> Status | None:
+        """The first gate that keeps the pod out of activeQ; `gates`, when given, collects
+        each plugin's verdict as a trace entry, up to the one that gated the pod."""
         for pl in self.pre_enqueue_plugins:
             status = pl.pre_enqueue(pod)
+            if gates is not None:
+                gates.append((status or Status()).to_dict(pl.name()))
             if status is not None and not status.is_success():
                 status.plugin = pl.name()
                 return status
@@ -178,6 +183,29 @@ class Framework:
 
     def less(self, a, b) -> bool:
         return self.queue_sort_plugin.less(a, b)
+
+    def queue_sort_entry(self, head, runner_up, popped_from: str) -> dict:
+        """QueueSort's trace entry: the comparison that put `head` ahead of the next pod."""
+        name = self.queue_sort_plugin.name()
+        entry = {"plugin": name, "from": popped_from,
+                 "runnerUp": runner_up.pod.key if runner_up is not None else None}
+        if runner_up is not None and name != "PrioritySort":
+            entry["why"] = f"{name} orders it before {runner_up.pod.key}"
+            return entry
+        if runner_up is None:
+            entry["why"] = "the only pod in activeQ" if popped_from == "activeQ" else \
+                "activeQ was empty: the head of backoffQ was popped"
+            return entry
+        a, b = head.pod, runner_up.pod
+        if a.priority != b.priority:
+            entry.update(criterion="priority", why=f"priority {a.priority} > {b.priority}")
+        elif head.timestamp != runner_up.timestamp:
+            entry.update(criterion="timestamp", why=f"same priority {a.priority}; queued at "
+                         f"{head.timestamp:g}s, before {runner_up.timestamp:g}s")
+        else:
+            entry.update(criterion="arrival", why=f"same priority {a.priority} and time; "
+                                                  "added to the queue first")
+        return entry
 
     def hints_of(self, plugin_name: str) -> dict:
         """{event: QueueingHintFn or None} of a plugin that rejected a pod (queueingHintMap)."""

@@ -71,7 +71,7 @@ class NodePorts(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
         return {"AssignedPodDelete", "NodeAdd"}
 
     def queueing_hints(self) -> dict:
-        return queueing_hints.for_node_ports(self)
+        return queueing_hints.for_node_ports(fits_ports)
 
 
 def new(args: dict, handle) -> NodePorts:

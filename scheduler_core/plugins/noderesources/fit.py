@@ -255,7 +255,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
         return {"AssignedPodDelete", "NodeAdd", "NodeUpdate"}
 
     def queueing_hints(self) -> dict:
-        return queueing_hints.for_fit(self)
+        return queueing_hints.for_fit(fits)
 
 
 # Args ---------------------------------------------------------------------------------------

@@ -5,12 +5,14 @@ from ...framework.queueing_hint import QUEUE, QUEUE_SKIP
 from ...framework.types import NodeInfo, Resource, pod_requests
 
 
-def for_fit(plugin) -> dict:
-    """Pod/Delete|UpdatePodScaleDown and Node/Add|UpdateNodeAllocatable."""
+def for_fit(fits) -> dict:
+    """Pod/Delete|UpdatePodScaleDown and Node/Add|UpdateNodeAllocatable; fits(pod, node_info)
+    is the plugin's Fits (the insufficient resources)."""
+    def node_change(pod, old_node, new_node) -> str:
+        return is_schedulable_after_node_change(fits, pod, old_node, new_node)
     return {"AssignedPodDelete": is_schedulable_after_pod_event,
             "AssignedPodUpdate": is_schedulable_after_pod_event,
-            "NodeAdd": is_schedulable_after_node_change,
-            "NodeUpdate": is_schedulable_after_node_change}
+            "NodeAdd": node_change, "NodeUpdate": node_change}
 
 
 def is_schedulable_after_pod_event(pod, old_pod, new_pod) -> str:
@@ -42,10 +44,8 @@ def _requests(pod) -> Resource:
     return requests
 
 
-def is_schedulable_after_node_change(pod, old_node, new_node) -> str:
+def is_schedulable_after_node_change(fits, pod, old_node, new_node) -> str:
     """The pod fits the new node when empty, and an update added some of what it requests."""
-    from .fit import fits  # fit.py imports this module
-
     modified = NodeInfo(new_node)
     if fits(pod, modified):   # some resource is still short even on the empty node
         return QUEUE_SKIP

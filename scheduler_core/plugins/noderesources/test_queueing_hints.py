@@ -4,6 +4,7 @@ import pytest
 from scheduler_core.framework.queueing_hint import QUEUE, QUEUE_SKIP
 from scheduler_core.testing import make_node, make_pod, pod_info
 
+from .fit import fits
 from .queueing_hints import is_schedulable_after_node_change, is_schedulable_after_pod_event
 
 
@@ -59,7 +60,7 @@ def node(cpu="4", memory="32Gi", pods="110", **scalars):
                  id="queue-on-node-changes: an extended resource the pod requests appeared"),
 ])
 def test_is_schedulable_after_node_change(target, old, new, want):
-    assert is_schedulable_after_node_change(target, old, new) == want
+    assert is_schedulable_after_node_change(fits, target, old, new) == want
 
 
 def test_the_plugin_registers_its_hints():

@@ -45,7 +45,7 @@ class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
         return {"NodeAdd", "NodeUpdate", "UnscheduledPodUpdate"}
 
     def queueing_hints(self) -> dict:
-        return queueing_hints.for_node_unschedulable(self)
+        return queueing_hints.for_node_unschedulable(tolerates_unschedulable)
 
 
 def new(args: dict, handle) -> NodeUnschedulable:

@@ -4,11 +4,14 @@ from __future__ import annotations
 from ...framework.queueing_hint import QUEUE, QUEUE_SKIP
 
 
-def for_node_unschedulable(plugin) -> dict:
-    """Node/Add|UpdateNodeTaint and Pod/UpdatePodToleration of the pod itself."""
+def for_node_unschedulable(tolerates) -> dict:
+    """Node/Add|UpdateNodeTaint and Pod/UpdatePodToleration of the pod itself; tolerates(pod)
+    says whether it tolerates the unschedulable taint."""
+    def toleration_change(pod, old_pod, new_pod) -> str:
+        return is_schedulable_after_pod_toleration_change(tolerates, pod, old_pod, new_pod)
     return {"NodeAdd": is_schedulable_after_node_change,
             "NodeUpdate": is_schedulable_after_node_change,
-            "UnscheduledPodUpdate": is_schedulable_after_pod_toleration_change}
+            "UnscheduledPodUpdate": toleration_change}
 
 
 def _schedulable(node: dict | None) -> bool:
@@ -20,11 +23,8 @@ def is_schedulable_after_node_change(pod, old_node, new_node) -> str:
     return QUEUE if not _schedulable(old_node) and _schedulable(new_node) else QUEUE_SKIP
 
 
-def is_schedulable_after_pod_toleration_change(pod, old_pod, new_pod) -> str:
+def is_schedulable_after_pod_toleration_change(tolerates, pod, old_pod, new_pod) -> str:
     """The pod itself now tolerates node.kubernetes.io/unschedulable:NoSchedule."""
-    from . import tolerates_unschedulable  # the plugin's module imports this one
-
-    if (new_pod.uid == pod.uid and not tolerates_unschedulable(old_pod)
-            and tolerates_unschedulable(new_pod)):
+    if new_pod.uid == pod.uid and not tolerates(old_pod) and tolerates(new_pod):
         return QUEUE
     return QUEUE_SKIP

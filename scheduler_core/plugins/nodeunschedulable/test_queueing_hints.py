@@ -4,6 +4,7 @@ import pytest
 from scheduler_core.framework.queueing_hint import QUEUE, QUEUE_SKIP
 from scheduler_core.testing import make_node, make_pod, pod_info
 
+from . import tolerates_unschedulable
 from .queueing_hints import (
     is_schedulable_after_node_change,
     is_schedulable_after_pod_toleration_change,
@@ -41,4 +42,5 @@ def test_is_schedulable_after_node_change(old, new, want):
                  id="another pod got the toleration"),
 ])
 def test_is_schedulable_after_pod_toleration_change(old, new, want):
-    assert is_schedulable_after_pod_toleration_change(pod(), old, new) == want
+    assert is_schedulable_after_pod_toleration_change(tolerates_unschedulable, pod(), old,
+                                                      new) == want
