@@ -278,3 +278,21 @@ def test_a_pod_step_of_a_timeline_must_name_a_pod_that_exists(tmp_path):
     with pytest.raises(InputError, match=r"spec.steps\[0\].name: Pod \"web-gone\" does not"):
         run(tmp_path, node("a"), timeline(
             {"at": 5, "action": "Delete", "kind": "Pod", "name": "web-gone"}))
+
+
+def test_a_statefulset_pod_comes_back_under_its_name_and_keeps_its_claim(tmp_path):
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db"},
+           "spec": {"replicas": 2, "podManagementPolicy": "Parallel", "serviceName": "db",
+                    "selector": {"matchLabels": {"app": "db"}},
+                    "template": {"metadata": {"labels": {"app": "db"}},
+                                 "spec": pod("db", cpu="500m")["spec"]}}}
+    result = run(tmp_path, node("a"), node("b"), sts, timeline(
+        {"at": 10, "action": "Delete", "kind": "Pod", "name": "db-1"},
+        {"at": 100, "action": "Scale", "kind": "StatefulSet", "name": "db", "replicas": 1}))
+    life = result.scheduler.life
+    assert sorted(life.informer.pods) == ["default/db-0"]
+    recreated = [m for m in life.to_json()["queueMoves"] if m["pod"] == "default/db-1"]
+    # db-1 is made again once the deleted one is gone (30s grace), then scaled away.
+    assert [(m["time"], m["event"]) for m in recreated][-1] == (40.0, "PodAdd")
+    events = [(e["time"], e["pod"], e["event"]) for e in life.to_json()["podEvents"]]
+    assert (100.0, "default/db-1", "scaled down") in events
