@@ -280,7 +280,7 @@ def test_a_pod_step_of_a_timeline_must_name_a_pod_that_exists(tmp_path):
             {"at": 5, "action": "Delete", "kind": "Pod", "name": "web-gone"}))
 
 
-def test_a_statefulset_pod_comes_back_under_its_name_and_keeps_its_claim(tmp_path):
+def test_a_statefulset_pod_comes_back_under_its_name(tmp_path):
     sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db"},
            "spec": {"replicas": 2, "podManagementPolicy": "Parallel", "serviceName": "db",
                     "selector": {"matchLabels": {"app": "db"}},
