@@ -139,8 +139,17 @@ export class CyclePanel {
       case "queueSort":
         parts.push(el("p", "Popped ", el("b", cycle.pod), ` at t=${fmtTime(cycle.time)}.`,
           this.ctx.podMeta ? ` Priority ${this.ctx.podMeta.priority}.` : ""));
+        if (cycle.queueSort) {
+          const qs = cycle.queueSort;
+          parts.push(el("p", el("b", qs.plugin), `: ${qs.why}`,
+            qs.runnerUp ? `, ahead of ${qs.runnerUp}.` : "."));
+        }
         break;
       case "preEnqueue":
+        if (cycle.preEnqueue && cycle.preEnqueue.length) {
+          parts.push(statusList(cycle.preEnqueue, p.id));
+          break;
+        }
         parts.push(el("p", this.ctx.podMeta && this.ctx.podMeta.gates && this.ctx.podMeta.gates.length
           ? `The pod's scheduling gates (${this.ctx.podMeta.gates.join(", ")}) had been removed.`
           : "The pod has no scheduling gates: SchedulingGates let it into activeQ."));

@@ -43,9 +43,12 @@ export function pointState(cycle, id) {
   const bad = list.some((e) => isRejection(e.code));
   switch (id) {
     case "queueSort":
-      return { state: "ran", note: "The pod was the head of activeQ." };
+      return { state: "ran", note: cycle.queueSort ? `${cycle.queueSort.plugin}: ${cycle.queueSort.why}.`
+        : "The pod was the head of activeQ." };
     case "preEnqueue":
-      return { state: "ran", note: "The pod passed PreEnqueue when it was added to the queue." };
+      return { state: "ran", note: cycle.preEnqueue && cycle.preEnqueue.length
+        ? `Passed ${cycle.preEnqueue.map((e) => e.plugin).join(", ")} on its way into activeQ.`
+        : "The pod passed PreEnqueue when it was added to the queue." };
     case "preFilter":
       return { state: bad ? "failed" : "ran", note: "" };
     case "filter": {

@@ -47,7 +47,14 @@ export class RunStore {
   /** The richest view of cycle `index` known: its trace, its summary, or its record. */
   cycle(index) {
     if (index < 0) return null;
-    return this.details.get(index) || this.summaries.get(index) || this.records[index] || null;
+    const detail = this.details.get(index);
+    const summary = this.summaries.get(index);
+    // QueueSort and PreEnqueue are recorded in the live summary only, not in the full trace.
+    if (detail && summary && summary.queueSort && !detail.queueSort) {
+      detail.queueSort = summary.queueSort;
+      detail.preEnqueue = summary.preEnqueue;
+    }
+    return detail || summary || this.records[index] || null;
   }
 
   hasDetail(index) {
