@@ -14,6 +14,7 @@ handler500 = "playground.api.errors.server_error"
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

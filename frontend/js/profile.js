@@ -134,6 +134,20 @@ function implementing(point) {
   return catalog.filter((p) => point === "multiPoint" || p.extension_points.includes(point));
 }
 
+/** kube-scheduler's framework runs a Score weight of 0 as 1 ("a weight of zero is not
+ *  permitted, plugins can be disabled explicitly"): say so where a 0 is typed. */
+function zeroWeightNote(input) {
+  const box = input.parentElement;
+  if (!box) return;
+  const note = box.querySelector(".weight-note");
+  const zero = input.value.trim() !== "" && Number(input.value) === 0;
+  if (!zero) {
+    if (note) note.remove();
+  } else if (!note) {
+    box.append(el("div.weight-note.small", "0 runs as 1: kube-scheduler does not permit a weight of zero; disable the plugin to leave it out"));
+  }
+}
+
 function weightInput(name, value, p, onCommit, extra = {}) {
   const input = el("input.weight", {
     type: "number", step: "1", min: "0", value: value ?? "", "aria-label": `Weight of ${name}`,
@@ -147,7 +161,9 @@ function weightInput(name, value, p, onCommit, extra = {}) {
     input.classList.toggle("invalid", !ok || Number(v) < 0);
     if (!ok) input.parentElement.append(el("div.field-error", { dataset: { source: "inline" } }, "a weight must be a whole number"));
     else if (Number(v) < 0) input.parentElement.append(el("div.field-error", { dataset: { source: "inline" } }, "a weight must not be negative"));
+    zeroWeightNote(input);
   });
+  requestAnimationFrame(() => zeroWeightNote(input));
   input.addEventListener("change", () => {
     const v = input.value.trim();
     onCommit(v === "" ? undefined : /^-?\d+$/.test(v) ? Number(v) : v);
@@ -340,74 +356,131 @@ function argsCard(name, body) {
     body);
 }
 
+// The args forms follow each plugin's default arguments from the plugins API: a number, a
+// switch, a choice or text per field, rows for resource lists, nested fields in groups. What
+// the defaults cannot say (the allowed values of an enum, ranges, a hint) is in the tables
+// below, by "Plugin.field.path".
+const ARG_CHOICES = {
+  "NodeResourcesFit.scoringStrategy.type": ["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"],
+  "PodTopologySpread.defaultingType": ["System", "List"],
+};
+const ARG_LABELS = {
+  "NodeResourcesFit.scoringStrategy.type": "NodeResourcesFit scoring strategy",
+};
+const ARG_RANGES = {
+  "InterPodAffinity.hardPodAffinityWeight": [0, 100],
+  "DefaultPreemption.minCandidateNodesPercentage": [0, 100],
+  "Coscheduling.podGroupRejectPercentage": [0, 100],
+};
+const ARG_HINTS = {
+  "NodeResourcesFit.scoringStrategy.type": "LeastAllocated spreads, MostAllocated bin-packs.",
+  "InterPodAffinity.hardPodAffinityWeight": "0–100: the score an existing pod's required affinity gives to nodes it matches.",
+  "PodTopologySpread.defaultingType": "System: kube-scheduler's built-in default constraints. List: the defaultConstraints below (edit them in the YAML tab).",
+  "DefaultPreemption.minCandidateNodesPercentage": "0–100",
+  "DefaultPreemption.minCandidateNodesAbsolute": "≥ 0",
+  "NodeResourcesBalancedAllocation.resources": "Resources whose usage fractions should be balanced (each weight must be 1).",
+};
+const ARG_RESOURCE_WEIGHTS = { "NodeResourcesBalancedAllocation.resources": { weightMin: 1, weightMax: 1 } };
+// Changing a choice may bring fields with it, or make some meaningless.
+const ARG_ON_CHOICE = {
+  "NodeResourcesFit.scoringStrategy.type": (args, value) => {
+    if (value === "RequestedToCapacityRatio" && !args.scoringStrategy.requestedToCapacityRatio) {
+      args.scoringStrategy.requestedToCapacityRatio = { shape: [{ utilization: 0, score: 0 }, { utilization: 100, score: 10 }] };
+    }
+  },
+  "PodTopologySpread.defaultingType": (args, value) => {
+    if (value === "System") delete args.defaultConstraints;
+  },
+};
+
+const isResourceList = (v) => Array.isArray(v) && v.every((r) => r && typeof r === "object" && "name" in r && "weight" in r);
+const isFlatObjectList = (v) => Array.isArray(v) && v.length > 0 && v.every((r) => r && typeof r === "object" && Object.values(r).every((x) => typeof x === "number"));
+
+function getDeep(obj, key) {
+  return key.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), obj);
+}
+
+function choiceInput(name, key, value, i) {
+  const id = `${name}.${key}`;
+  return el("select", {
+    "aria-label": ARG_LABELS[id] || `${name} ${key}`, "data-path": argsPath(i, key), disabled: !writable,
+    onchange: (e) => {
+      const a = argsFor(prof(), name, currentArgs(name)[0]);
+      setDeep(a, key, e.target.value);
+      ARG_ON_CHOICE[id]?.(a, e.target.value);
+      changed({ structure: true });
+    },
+  }, ARG_CHOICES[id].map((t) => el("option", { value: t, selected: value === t }, t)));
+}
+
+function scalarInput(name, key, value, fallback, i) {
+  const id = `${name}.${key}`;
+  if (ARG_CHOICES[id]) return choiceInput(name, key, value ?? fallback, i);
+  if (typeof fallback === "number") {
+    const [min, max] = ARG_RANGES[id] || [0, undefined];
+    return numberInput(name, key, argsPath(i, key), value, { min, max, label: key });
+  }
+  const commit = (v) => {
+    setDeep(argsFor(prof(), name, currentArgs(name)[0]), key, v);
+    changed();
+  };
+  if (typeof fallback === "boolean") {
+    return el("input", {
+      type: "checkbox", checked: Boolean(value), "aria-label": `${name} ${key}`, "data-path": argsPath(i, key),
+      disabled: !writable, onchange: (e) => commit(e.target.checked),
+    });
+  }
+  if (Array.isArray(fallback)) {
+    return el("input", {
+      value: (value || []).join(", "), "aria-label": `${name} ${key}`, "data-path": argsPath(i, key), disabled: !writable,
+      placeholder: "comma-separated", onchange: (e) => commit(e.target.value.split(",").map((x) => x.trim()).filter(Boolean)),
+    });
+  }
+  return el("input", {
+    value: value ?? "", "aria-label": `${name} ${key}`, "data-path": argsPath(i, key), disabled: !writable,
+    onchange: (e) => commit(e.target.value.trim() === "" ? undefined : e.target.value.trim()),
+  });
+}
+
+/** Rows of small objects of numbers (a RequestedToCapacityRatio shape). */
+function objectRows(name, key, list, i) {
+  return el("div", el("div.small.muted", `${key}: ${Object.keys(list[0] || {}).join(" · ")}`),
+    list.map((pt, j) => el("div.row", Object.keys(pt).map((k) => el("input", {
+      type: "number", step: "1", value: pt[k] ?? "", "aria-label": `${name} ${key} ${j + 1} ${k}`, disabled: !writable,
+      "data-path": argsPath(i, `${key}[${j}].${k}`),
+      onchange: (e) => editList(name, key, (rows) => { rows[j][k] = Number(e.target.value); }),
+    })))));
+}
+
+/** The fields of `defaults` (and of `args` beyond them) under `prefix`, as form controls. */
+function argFields(name, args, defaults, i, prefix = "") {
+  const here = prefix ? getDeep(args, prefix.slice(0, -1)) : args;
+  const keys = [...new Set([...Object.keys(defaults || {}), ...Object.keys(here || {})])];
+  return keys.map((k) => {
+    const key = `${prefix}${k}`;
+    const id = `${name}.${key}`;
+    const value = getDeep(args, key);
+    const fallback = defaults && k in defaults ? defaults[k] : value;
+    if (isResourceList(fallback) || isResourceList(value)) {
+      return el("div.stack", ARG_HINTS[id] ? el("p.small.muted", ARG_HINTS[id]) : el("div.small.muted", key),
+        resourceRows(name, key, value, i, ARG_RESOURCE_WEIGHTS[id]));
+    }
+    if (isFlatObjectList(value)) return objectRows(name, key, value, i);
+    if (fallback && typeof fallback === "object" && !Array.isArray(fallback)) {
+      return el("fieldset.arg-group", el("legend.small", key), argFields(name, args, fallback, i, `${key}.`));
+    }
+    if (Array.isArray(value) && value.some((x) => x && typeof x === "object")) {
+      return field(key, el("pre.small.code", JSON.stringify(value, null, 1)), "Edit these in the YAML tab.");
+    }
+    return field(key, scalarInput(name, key, value, fallback, i), ARG_HINTS[id]);
+  });
+}
+
 function renderArgs() {
-  const cards = [];
-  {
-    const name = "NodeResourcesFit";
-    const [args, i] = currentArgs(name);
-    const strategy = args.scoringStrategy || {};
-    const type = el("select", {
-      "aria-label": "NodeResourcesFit scoring strategy", "data-path": argsPath(i, "scoringStrategy.type"), disabled: !writable,
-      onchange: (e) => {
-        const a = argsFor(prof(), name, args);
-        a.scoringStrategy = a.scoringStrategy || {};
-        a.scoringStrategy.type = e.target.value;
-        if (e.target.value === "RequestedToCapacityRatio" && !a.scoringStrategy.requestedToCapacityRatio) {
-          a.scoringStrategy.requestedToCapacityRatio = { shape: [{ utilization: 0, score: 0 }, { utilization: 100, score: 10 }] };
-        }
-        changed({ structure: true });
-      },
-    }, ["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"].map((t) =>
-      el("option", { value: t, selected: strategy.type === t }, t)));
-    const shape = strategy.type === "RequestedToCapacityRatio"
-      ? el("div", el("div.small.muted", "shape: utilization (0–100) → score (0–10)"),
-        ((strategy.requestedToCapacityRatio || {}).shape || []).map((pt, j) => el("div.row",
-          ["utilization", "score"].map((k) => el("input", {
-            type: "number", step: "1", value: pt[k] ?? "", "aria-label": `shape point ${j + 1} ${k}`, disabled: !writable,
-            "data-path": argsPath(i, `scoringStrategy.shape[${j}].${k}`),
-            onchange: (e) => editList(name, "scoringStrategy.requestedToCapacityRatio.shape", (list) => { list[j][k] = Number(e.target.value); }),
-          })))))
-      : null;
-    cards.push(argsCard(name, el("div.stack",
-      field("scoringStrategy.type", type, "LeastAllocated spreads, MostAllocated bin-packs."),
-      resourceRows(name, "scoringStrategy.resources", strategy.resources, i), shape)));
-  }
-  {
-    const name = "NodeResourcesBalancedAllocation";
-    const [args, i] = currentArgs(name);
-    cards.push(argsCard(name, el("div.stack", el("p.small.muted", "Resources whose usage fractions should be balanced (each weight must be 1)."),
-      resourceRows(name, "resources", args.resources, i, { weightMin: 1, weightMax: 1 }))));
-  }
-  {
-    const name = "InterPodAffinity";
-    const [args, i] = currentArgs(name);
-    cards.push(argsCard(name, field("hardPodAffinityWeight",
-      numberInput(name, "hardPodAffinityWeight", argsPath(i, "hardPodAffinityWeight"), args.hardPodAffinityWeight, { min: 0, max: 100, label: "hardPodAffinityWeight" }),
-      "0–100: the score an existing pod's required affinity gives to nodes it matches.")));
-  }
-  {
-    const name = "PodTopologySpread";
-    const [args, i] = currentArgs(name);
-    const select = el("select", {
-      "aria-label": "PodTopologySpread defaultingType", "data-path": argsPath(i, "defaultingType"), disabled: !writable,
-      onchange: (e) => {
-        const a = argsFor(prof(), name, args);
-        a.defaultingType = e.target.value;
-        if (e.target.value === "System") delete a.defaultConstraints;
-        changed({ structure: true });
-      },
-    }, ["System", "List"].map((t) => el("option", { value: t, selected: (args.defaultingType || "System") === t }, t)));
-    cards.push(argsCard(name, el("div.stack", field("defaultingType", select,
-      "System: kube-scheduler's built-in default constraints. List: the defaultConstraints below (edit them in the YAML tab)."),
-    args.defaultingType === "List" ? el("pre.small.code", JSON.stringify(args.defaultConstraints || [], null, 1)) : null)));
-  }
-  {
-    const name = "DefaultPreemption";
-    const [args, i] = currentArgs(name);
-    cards.push(argsCard(name, el("div.row",
-      field("minCandidateNodesPercentage", numberInput(name, "minCandidateNodesPercentage", argsPath(i, "minCandidateNodesPercentage"), args.minCandidateNodesPercentage, { min: 0, max: 100, label: "minCandidateNodesPercentage" }), "0–100"),
-      field("minCandidateNodesAbsolute", numberInput(name, "minCandidateNodesAbsolute", argsPath(i, "minCandidateNodesAbsolute"), args.minCandidateNodesAbsolute, { min: 0, label: "minCandidateNodesAbsolute" }), "≥ 0"))));
-  }
+  const cards = Object.values(byName).filter((p) => p.default_args && Object.keys(p.default_args).length).map((p) => {
+    const [args, i] = currentArgs(p.name);
+    return argsCard(p.name, el("div.stack", argFields(p.name, args, p.default_args, i)));
+  });
   $("#args").replaceChildren(...cards);
 }
 

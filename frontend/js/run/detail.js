@@ -190,7 +190,7 @@ export class CyclePanel {
     if (!entries(cycle, "permit").some((e) => e.code === "Wait") || this.ctx.cursor < WHOLE) return null;
     if (!cycle.outcome) return el("p.permit-end", "Still waiting: the pod is held on its node until every waiting plugin allows it, one rejects it, or a timeout passes.");
     if (cycle.outcome === "Bound") return el("p.permit-end", el("span.code-Success", "Allowed"), ": the wait ended and the binding cycle went on.");
-    return el("p.permit-end", el(`span.outcome.${cycle.outcome}`, cycle.outcome), ` at t=${fmtTime(endTime(cycle))} when the wait ended: `, cycle.message || "", " Unreserve ran.");
+    return el("p.permit-end", el(`span.outcome.${cycle.outcome}`, cycle.outcome), " when the wait ended: ", cycle.message || "", ` Unreserve ran at t=${fmtTime(endTime(cycle))}.`);
   }
 
   filterSummary(cycle) {
