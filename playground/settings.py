@@ -280,6 +280,7 @@ PLAYGROUND_SIGN_IN_WINDOW_SECONDS = env_int("PLAYGROUND_SIGN_IN_WINDOW_SECONDS",
 SCHEDULER_OUT_OF_TREE_PLUGINS = {
     "Coscheduling": "scheduler_core.outoftree.coscheduling",
     "GPUScorer": "scheduler_core.outoftree.gpu_scorer",
+    "BindAudit": "scheduler_core.outoftree.bind_audit",
 }
 
 # --- Logging --------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from .interfaces import (
     PreFilterResult,
 )
 from .queueing_hint import ANY_EVENT, registered_hints
-from .queueing_hint import ANY_EVENT, registered_hints
 from .registry import Registry
 from .status import Code, Status
 from .types import NodeInfo, PodInfo
@@ -513,7 +512,8 @@ class Framework:
         for pl in self.post_bind_plugins:
             pl.post_bind(state, pod, node_name)
             if rec is not None:
-                rec.point("postBind", pl.name(), Status(), node=node_name)
+                rec.point("postBind", pl.name(), Status(), node=node_name,
+                          detail=_describe(pl, state))
 
     def has_score_plugins(self) -> bool:
         return bool(self.score_plugins)

@@ -10,4 +10,5 @@ docs/PLUGIN_GUIDE.md explains how, and template/ is a plugin to copy.
 PLUGINS = {
     "Coscheduling": "scheduler_core.outoftree.coscheduling",
     "GPUScorer": "scheduler_core.outoftree.gpu_scorer",
+    "BindAudit": "scheduler_core.outoftree.bind_audit",
 }
