@@ -1,10 +1,11 @@
-"""The structured-parameters allocator (dynamic-resource-allocation/structured, stable channel).
+"""The structured-parameters allocator (dynamic-resource-allocation/structured).
 
 Allocate() is an exhaustive, depth-first search: claim after claim, request after request,
 device after device, it takes the first device that is free, matches the class's and the
 request's CEL selectors and keeps every matchAttribute constraint; the first full solution wins.
-Pools are gathered per node from the ResourceSlices (newest generation only; incomplete or
-invalid pools give no devices). Devices are identified as (driver, pool, device).
+A request with `firstAvailable` tries its subrequests in order (DRAPrioritizedList, beta and on
+in v1.34). Pools are gathered per node from the ResourceSlices (newest generation only;
+incomplete or invalid pools give no devices). Devices are identified as (driver, pool, device).
 """
 from __future__ import annotations
 
@@ -36,13 +37,24 @@ class Pool:
 
 @dataclass
 class _Request:
+    """A request, or one subrequest of a firstAvailable request (`parent` names the request)."""
     name: str
+    parent: str
     klass: dict
     selectors: list
     mode: str
     admin: bool
     num_devices: int = 0
     all_devices: list = field(default_factory=list)  # (device id, device, slice) for mode All
+
+    @property
+    def full_name(self) -> str:
+        """requestName(): "<request>/<subrequest>" for a subrequest."""
+        return f"{self.parent}/{self.name}" if self.parent else self.name
+
+    @property
+    def base_and_sub(self) -> tuple[str, str]:
+        return (self.parent, self.name) if self.parent else (self.name, "")
 
 
 class _MatchAttribute:
@@ -52,8 +64,13 @@ class _MatchAttribute:
         self.attribute, self.requests = attribute, set(requests or [])
         self.value, self.count = None, 0
 
-    def add(self, request: str, device: dict, device_id: tuple) -> bool:
-        if self.requests and request not in self.requests:
+    def _applies(self, base: str, sub: str) -> bool:
+        if not self.requests:
+            return True
+        return base in self.requests or (bool(sub) and f"{base}/{sub}" in self.requests)
+
+    def add(self, base: str, sub: str, device: dict, device_id: tuple) -> bool:
+        if not self._applies(base, sub):
             return True
         value = _lookup_attribute(device, device_id[0], self.attribute)
         if value is None:
@@ -66,10 +83,9 @@ class _MatchAttribute:
         self.count += 1
         return True
 
-    def remove(self, request: str) -> None:
-        if self.requests and request not in self.requests:
-            return
-        self.count -= 1
+    def remove(self, base: str, sub: str) -> None:
+        if self._applies(base, sub):
+            self.count -= 1
 
 
 def _lookup_attribute(device: dict, driver: str, name: str):
@@ -142,7 +158,10 @@ class _Run:
     def __init__(self, alloc: Allocator, node: dict, claims: list[dict]):
         self.a, self.node, self.claims = alloc, node, claims
         self.pools = gather_pools(alloc.slices, node)
-        self.requests: list[list[_Request]] = []
+        # Per claim, per request: its alternatives (one, or the firstAvailable subrequests),
+        # and the alternative the solution took.
+        self.requests: list[list[list[_Request]]] = []
+        self.selected: list[list[int]] = []
         self.constraints: list[list[_MatchAttribute]] = []
         self.allocating: dict[tuple, set[int]] = {}
         self.results: list[list[dict]] = [[] for _ in claims]
@@ -162,27 +181,35 @@ class _Run:
         devices = claim["spec"].get("devices") or {}
         requests, minimum = [], 0
         for request in devices.get("requests") or []:
-            data = self._validate_request(index, claim, request)
-            requests.append(data)
-            minimum += data.num_devices
+            if request.get("firstAvailable"):
+                alternatives = [self._validate_request(index, claim, sub, sub["name"],
+                                                       request["name"])
+                                for sub in request["firstAvailable"]]
+            else:
+                alternatives = [self._validate_request(index, claim, request["exactly"],
+                                                       request["name"])]
+            requests.append(alternatives)
+            # Only a lower bound for subrequests: which one is taken is not known yet.
+            minimum += min(a.num_devices for a in alternatives)
         if minimum > ALLOCATION_RESULTS_MAX_SIZE:
             raise AllocationError(f"claim {claim_key(claim)}: number of requested devices "
                                   f"{minimum} exceeds the claim limit of "
                                   f"{ALLOCATION_RESULTS_MAX_SIZE}")
         self.requests.append(requests)
+        self.selected.append([0] * len(requests))
         self.constraints.append([_MatchAttribute(c["matchAttribute"], c.get("requests"))
                                  for c in devices.get("constraints") or []])
 
-    def _validate_request(self, index: int, claim: dict, request: dict) -> _Request:
-        exact, name = request["exactly"], request["name"]
+    def _validate_request(self, index: int, claim: dict, exact: dict, name: str,
+                          parent: str = "") -> _Request:
         klass = self.a.classes.get(exact["deviceClassName"])
         if klass is None:
             raise AllocationError(
                 f"claim {claim_key(claim)}, request {name}: could not retrieve device class "
                 f'{exact["deviceClassName"]}: deviceclass.resource.k8s.io '
                 f'"{exact["deviceClassName"]}" not found')
-        data = _Request(name, klass, exact.get("selectors") or [], exact["allocationMode"],
-                        bool(exact.get("adminAccess")))
+        data = _Request(name, parent, klass, exact.get("selectors") or [],
+                        exact["allocationMode"], bool(exact.get("adminAccess")))
         if data.mode == "ExactCount":
             data.num_devices = exact["count"]
             return data
@@ -203,7 +230,7 @@ class _Run:
     # --- selection -----------------------------------------------------------------------
     def _selectable(self, index: int, data: _Request, device: dict, device_id: tuple,
                     claim: dict) -> bool:
-        key = (device_id, index, data.name)
+        key = (device_id, index, data.full_name)
         if key in self.matches:
             return self.matches[key]
         attributes, capacity = device_variables(device, device_id[0])
@@ -237,12 +264,20 @@ class _Run:
         return device_id in self.a.allocated or bool(self.allocating.get(device_id))
 
     # --- the search ----------------------------------------------------------------------
-    def _allocate_one(self, c: int, r: int, d: int) -> bool:
+    def _allocate_one(self, c: int, r: int, d: int, alt: int | None = None) -> bool:
         if c >= len(self.claims):
             return True
         if r >= len(self.requests[c]):
             return self._allocate_one(c + 1, 0, 0)
-        data = self.requests[c][r]
+        alternatives = self.requests[c][r]
+        if alt is None:
+            # The first alternative (subrequest) that leads to a full solution wins.
+            for i in range(len(alternatives)):
+                if self._allocate_one(c, r, d, i):
+                    self.selected[c][r] = i
+                    return True
+            return False
+        data = alternatives[alt]
         if data.mode == "All" and not data.all_devices:
             return False
         if d >= data.num_devices:
@@ -254,7 +289,7 @@ class _Run:
             undo = self._allocate_device(c, data, device_id, device, s, must=True)
             if undo is None:
                 return False
-            if self._allocate_one(c, r, d + 1):
+            if self._allocate_one(c, r, d + 1, alt):
                 return True
             undo()
             return False
@@ -271,7 +306,7 @@ class _Run:
                     undo = self._allocate_device(c, data, device_id, device, s, must=False)
                     if undo is None:
                         continue
-                    if self._allocate_one(c, r, d + 1):
+                    if self._allocate_one(c, r, d + 1, alt):
                         return True
                     undo()
         return False
@@ -281,18 +316,19 @@ class _Run:
         if self._in_use(device_id, c, data.admin):
             return None
         constraints = self.constraints[c]
+        base, sub = data.base_and_sub
         for i, constraint in enumerate(constraints):
-            if not constraint.add(data.name, device, device_id):
+            if not constraint.add(base, sub, device, device_id):
                 if must:
                     raise AllocationError(
                         f"claim {claim_key(self.claims[c])}, request {data.name}: cannot add "
                         f"device {'/'.join(device_id)} because a claim constraint would not be "
                         "satisfied")
                 for previous in constraints[:i]:
-                    previous.remove(data.name)
+                    previous.remove(base, sub)
                 return None
         self.allocating.setdefault(device_id, set()).add(c)
-        result = {"request": data.name, "driver": device_id[0], "pool": device_id[1],
+        result = {"request": data.full_name, "driver": device_id[0], "pool": device_id[1],
                   "device": device_id[2]}
         if data.admin:
             result["adminAccess"] = True
@@ -301,7 +337,7 @@ class _Run:
 
         def undo():
             for constraint in constraints:
-                constraint.remove(data.name)
+                constraint.remove(base, sub)
             self.allocating[device_id].discard(c)
             del self.results[c][size:]
         return undo
@@ -319,22 +355,26 @@ class _Run:
         return out
 
     def _config(self, index: int, claim: dict) -> list[dict]:
-        """Class configs once per class (FromClass), then the claim's own (FromClaim)."""
+        """Class configs once per class (FromClass), then the claim's own (FromClaim), each
+        claim config once per request it names (or once when it names none), as Go adds them."""
         requests = claim["spec"]["devices"].get("requests") or []
+        taken = [alts[i] for alts, i in zip(self.requests[index], self.selected[index])]
         config, by_class = [], {}
-        for data in self.requests[index]:
+        for data in taken:
             name = data.klass["metadata"]["name"]
             if name in by_class:
                 for entry in by_class[name]:
-                    entry["requests"].append(data.name)
+                    entry["requests"].append(data.full_name)
                 continue
-            entries = [{"source": "FromClass", "requests": [data.name], **_opaque(c)}
+            entries = [{"source": "FromClass", "requests": [data.full_name], **_opaque(c)}
                        for c in data.klass.get("spec", {}).get("config") or []]
             by_class[name] = entries
             config += entries
         for c in claim["spec"]["devices"].get("config") or []:
             wanted = c.get("requests") or []
-            if not wanted or any(r["name"] in wanted for r in requests):
+            named = [r for r, data in zip(requests, taken)
+                     if r["name"] in wanted or (data.parent and data.full_name in wanted)]
+            for _ in named if wanted else [None]:
                 config.append({"source": "FromClaim", "requests": list(wanted), **_opaque(c)})
         for entry in config:
             if len(entry["requests"]) == len(requests):

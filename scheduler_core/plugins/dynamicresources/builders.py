@@ -28,6 +28,12 @@ def request(name="req-0", klass=CLASS_A, count=1, mode="ExactCount", selectors=(
     return {"name": name, "exactly": exact}
 
 
+def first_available(name="req-0", *subrequests) -> dict:
+    """A request with firstAvailable: subrequests built by request() (no adminAccess)."""
+    return {"name": name, "firstAvailable": [
+        {"name": sub["name"], **sub["exactly"]} for sub in subrequests]}
+
+
 def claim(name="claim-0", *requests, constraints=None, namespace=NAMESPACE, owner=None,
           config=None) -> dict:
     devices = {"requests": list(requests or [request()])}

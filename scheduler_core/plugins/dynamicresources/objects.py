@@ -21,6 +21,7 @@ POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
 ADMIN_ACCESS_LABEL = "resource.kubernetes.io/admin-access"
 FINALIZER = "resource.kubernetes.io/delete-protection"
 RESERVED_FOR_MAX_SIZE = 256
+FIRST_AVAILABLE_MAX_SIZE = 8
 ALLOCATION_MODES = ("All", "ExactCount")
 # The apiserver's GenerateName suffix alphabet (utilrand.String): no vowels, no confusables.
 _NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
@@ -54,15 +55,19 @@ def _check_selectors(selectors, label: str, path: str) -> None:
             _fail(f"Invalid value: {expression!r}: compilation failed: {exc}", label, where)
 
 
-def _check_exact(exact: dict, label: str, path: str) -> None:
-    if not isinstance(exact, dict):
-        _fail("must be an object", label, path)
-    name = exact.get("deviceClassName")
+def _check_name(name, label: str, path: str) -> None:
     if not isinstance(name, str) or not name:
-        _fail("Required value", label, f"{path}.deviceClassName")
+        _fail("Required value", label, path)
     errors = is_dns1123_subdomain(name)
     if errors:
-        _fail(f"Invalid value: {name!r}: {errors[0]}", label, f"{path}.deviceClassName")
+        _fail(f"Invalid value: {name!r}: {errors[0]}", label, path)
+
+
+def _check_exact(exact: dict, label: str, path: str) -> None:
+    """An ExactDeviceRequest, or a DeviceSubRequest (the same fields but adminAccess)."""
+    if not isinstance(exact, dict):
+        _fail("must be an object", label, path)
+    _check_name(exact.get("deviceClassName"), label, f"{path}.deviceClassName")
     mode = exact.setdefault("allocationMode", "ExactCount")
     if mode not in ALLOCATION_MODES:
         _fail(f'Unsupported value: "{mode}": supported values: "All", "ExactCount"', label,
@@ -92,29 +97,46 @@ def check_claim_spec(spec, label: str, path: str) -> None:
     for i, req in enumerate(requests):
         where = f"{path}.devices.requests[{i}]"
         name = (req or {}).get("name") if isinstance(req, dict) else None
-        if not isinstance(name, str) or not name:
-            _fail("Required value", label, f"{where}.name")
-        if is_dns1123_subdomain(name):
-            _fail(f"Invalid value: {name!r}: {is_dns1123_subdomain(name)[0]}", label,
-                  f"{where}.name")
+        _check_name(name, label, f"{where}.name")
         if name in names:
             _fail(f'Duplicate value: "{name}"', label, f"{where}.name")
         names.add(name)
-        if req.get("firstAvailable"):
-            _fail("firstAvailable (DRAPrioritizedList) is not supported by this engine yet; "
-                  "use exactly", label, f"{where}.firstAvailable")
-        if "exactly" not in req:
+        if ("exactly" in req) == bool(req.get("firstAvailable")):
             _fail("Required value: exactly one of `exactly` or `firstAvailable` is required",
                   label, where)
-        _check_exact(req["exactly"], label, f"{where}.exactly")
+        if "exactly" in req:
+            _check_exact(req["exactly"], label, f"{where}.exactly")
+        else:
+            names |= _check_subrequests(req, label, f"{where}.firstAvailable")
     for i, constraint in enumerate(devices.get("constraints") or []):
         where = f"{path}.devices.constraints[{i}]"
         if not isinstance(constraint, dict) or not constraint.get("matchAttribute"):
             _fail("Required value", label, f"{where}.matchAttribute")
         for j, ref in enumerate(constraint.get("requests") or []):
-            if ref.split("/")[0] not in names:
+            if ref not in names:
                 _fail(f'Invalid value: "{ref}": must be the name of a request in the claim',
                       label, f"{where}.requests[{j}]")
+
+
+def _check_subrequests(req: dict, label: str, path: str) -> set[str]:
+    """A firstAvailable list; returns the "<request>/<subrequest>" names it defines."""
+    subs = req["firstAvailable"]
+    if not isinstance(subs, list):
+        _fail("must be a list of subrequests", label, path)
+    if len(subs) > FIRST_AVAILABLE_MAX_SIZE:
+        _fail(f"Too many: {len(subs)}: must have at most {FIRST_AVAILABLE_MAX_SIZE} items",
+              label, path)
+    seen = set()
+    for j, sub in enumerate(subs):
+        name = (sub or {}).get("name") if isinstance(sub, dict) else None
+        _check_name(name, label, f"{path}[{j}].name")
+        if name in seen:
+            _fail(f'Duplicate value: "{name}"', label, f"{path}[{j}].name")
+        seen.add(name)
+        if "adminAccess" in sub:
+            _fail("Forbidden: not supported in a subrequest", label, f"{path}[{j}].adminAccess")
+        _check_exact(sub, label, f"{path}[{j}]")
+    return {f"{req['name']}/{name}" for name in seen}
 
 
 def _check_slice(obj: dict, label: str) -> None:
@@ -208,7 +230,7 @@ def _check_admin_access(objects, obj: dict, label: str, path: str) -> None:
     spec = obj.get("spec") or {}
     spec = spec.get("spec") or {} if path == "spec.spec" else spec
     for i, req in enumerate((spec.get("devices") or {}).get("requests") or []):
-        if req["exactly"].get("adminAccess"):
+        if (req.get("exactly") or {}).get("adminAccess"):
             _fail(f"Forbidden: admin access to devices requires the `{ADMIN_ACCESS_LABEL}: "
                   "true` label on the containing namespace", label,
                   f"{path}.devices.requests[{i}].exactly.adminAccess")

@@ -109,17 +109,30 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             if obj.claim_uid(claim) in self.in_flight:
                 return None, _unschedulable(f"resource claim {obj.claim_key(claim)} is in the "
                                             "process of being allocated")
-            for request in claim["spec"]["devices"].get("requests") or []:
-                class_name = request["exactly"]["deviceClassName"]
-                if class_name not in self._objects.device_classes:
-                    return None, _unschedulable(f"request {request['name']}: device class "
-                                                f"{class_name} does not exist")
+            status = self._check_classes(claim)
+            if status is not None:
+                return None, status
         if to_allocate:
             s.allocator = Allocator(classes=self._objects.device_classes,
                                     slices=self._objects.resource_slices,
                                     allocated=self._allocated_devices())
         s.claims = claims
         return None, None
+
+    def _check_classes(self, claim: dict) -> Status | None:
+        """validateDeviceClass for every request and subrequest: a missing class waits for a
+        DeviceClass event."""
+        for request in claim["spec"]["devices"].get("requests") or []:
+            if "exactly" in request:
+                wanted = [(request["name"], request["exactly"]["deviceClassName"])]
+            else:
+                wanted = [(f"{request['name']}/{sub['name']}", sub["deviceClassName"])
+                          for sub in request["firstAvailable"]]
+            for name, class_name in wanted:
+                if class_name not in self._objects.device_classes:
+                    return _unschedulable(f"request {name}: device class {class_name} does "
+                                          "not exist")
+        return None
 
     def _allocated_devices(self) -> set[tuple]:
         """ListAllAllocatedDevices: allocated claims, plus allocations still in flight."""

@@ -17,6 +17,7 @@ from .builders import (
     claim,
     device,
     device_class,
+    first_available,
     node,
     request,
     resource_slice,
@@ -193,3 +194,62 @@ def test_invalid_cel_one_device_is_a_compile_error():
     with pytest.raises(AllocationError, match="claim default/claim-0: selector #0: CEL compile "
                        "error: undeclared reference to 'noSuchVar'"):
         allocate([c], [one_slice()], [device_class(CLASS_A, MATCH_DRIVER)])
+
+
+# --- firstAvailable (prioritized-list-* cases) ------------------------------------------------
+LARGE = 'device.attributes["driver-a"].size == "large"'
+SMALL = 'device.attributes["driver-a"].size == "small"'
+
+
+@pytest.mark.parametrize("claims,slices,want", [
+    pytest.param([claim("claim-0", first_available("req-0", request("large", count=1,
+                                                                    selectors=[LARGE]),
+                                                   request("small", count=1,
+                                                           selectors=[SMALL])))],
+                 [one_slice(device("device-1", {"size": "small"}))],
+                 [allocation(result("req-0/small", "device-1"))],
+                 id="prioritized-list-first-unavailable"),
+    pytest.param([claim("claim-0", first_available("req-0", request("large", selectors=[LARGE]),
+                                                   request("small", selectors=[SMALL])))],
+                 [one_slice(device("device-1", {"size": "large"}),
+                            device("device-2", {"size": "small"}))],
+                 [allocation(result("req-0/large", "device-1"))],
+                 id="prioritized-list-first-available-wins"),
+    pytest.param([claim("claim-0", first_available("req-0", request("large", selectors=[LARGE]),
+                                                   request("small", selectors=[SMALL])))],
+                 [one_slice(device("device-1", {"size": "medium"}))], None,
+                 id="prioritized-list-non-available"),
+    pytest.param([claim("claim-0", request("req-0", selectors=[SMALL]),
+                        first_available("req-1", request("two", count=2),
+                                        request("one", count=1)),
+                        constraints=[("driver-a/numa", ["req-0", "req-1/one"])])],
+                 [one_slice(device("device-1", {"size": "small", "numa": 1}),
+                            device("device-2", {"numa": 2}), device("device-3", {"numa": 1}))],
+                 [allocation(result("req-0", "device-1"), result("req-1/two", "device-2"),
+                             result("req-1/two", "device-3"))],
+                 id="constraint naming a subrequest does not bind the other subrequest"),
+    pytest.param([claim("claim-0", request("req-0", selectors=[SMALL]),
+                        first_available("req-1", request("two", count=2),
+                                        request("one", count=1)),
+                        constraints=[("driver-a/numa", ["req-0", "req-1"])])],
+                 [one_slice(device("device-1", {"size": "small", "numa": 1}),
+                            device("device-2", {"numa": 2}), device("device-3", {"numa": 1}))],
+                 [allocation(result("req-0", "device-1"), result("req-1/one", "device-3"))],
+                 id="constraint naming the parent request binds every subrequest"),
+])
+def test_allocate_first_available(claims, slices, want):
+    assert allocate(claims, slices, [device_class(CLASS_A, MATCH_DRIVER)]) == want
+
+
+def test_prioritized_list_class_and_claim_config_name_the_subrequest():
+    opaque = {"opaque": {"driver": DRIVER_A, "parameters": {"a": 1}}}
+    classes = [device_class(CLASS_A, MATCH_DRIVER, config=[opaque])]
+    c = claim("claim-0", first_available("req-0", request("large", selectors=[LARGE]),
+                                         request("small", selectors=[SMALL])),
+              request("req-1"), config=[{"requests": ["req-0/small"], **opaque}])
+    got = allocate([c], [one_slice(device("device-1", {"size": "small"}),
+                                   device("device-2", {"size": "medium"}))], classes)
+    assert [r["request"] for r in got[0]["devices"]["results"]] == ["req-0/small", "req-1"]
+    assert got[0]["devices"]["config"] == [
+        {"source": "FromClass", **opaque},  # both requests: "empty means all"
+        {"source": "FromClaim", "requests": ["req-0/small"], **opaque}]

@@ -219,3 +219,13 @@ def test_postfilter_without_prefilter_state_is_an_error():
     plugin, _ = setup([])
     _, status = plugin.post_filter(CycleState(), pod(), None)
     assert (status.code, status.reasons) == (Code.ERROR, ["not found"])
+
+
+def test_missing_class_of_a_subrequest_names_it_request_slash_subrequest():
+    c = claim()
+    c["spec"]["devices"]["requests"] = [{"name": "req-1", "firstAvailable": [
+        {"name": "big", "deviceClassName": "no-such-class", "allocationMode": "ExactCount",
+         "count": 1}]}]
+    plugin, node_info = setup([c])
+    assert run(plugin, node_info, pod())["prefilter"] == (
+        UNRESOLVABLE, ["request req-1/big: device class no-such-class does not exist"])

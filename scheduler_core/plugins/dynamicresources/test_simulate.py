@@ -147,3 +147,30 @@ def test_postfilter_deallocates_a_claim_stuck_on_an_unusable_node_and_the_pod_re
     (event,) = next(e for e in second["reserve"] if e["plugin"] == "DynamicResources")[
         "detail"]["claims"]
     assert event["allocation"]["devices"]["results"][0]["pool"] == "node-1"
+
+
+def test_first_available_picks_the_first_subrequest_a_node_can_serve(tmp_path):
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default"},
+             "spec": {"devices": {"requests": [{"name": "gpu", "firstAvailable": [
+                 {"name": "two", "deviceClassName": "gpu", "count": 2},
+                 {"name": "one", "deviceClassName": "gpu"}]}]}}}
+    slice_ = resource_slice("s", "node-1", "node-1", "gpu.example.com", device("gpu-0"))
+    path = write(tmp_path, make_node("node-1"), device_class("gpu"), slice_, claim,
+                 pod_with("p", resourceClaimName="c"))
+    out = json.loads(simulate(path, "--output", "json", "--seed", "1").stdout)
+    (cycle,) = out["cycles"]
+    (event,) = next(e for e in cycle["reserve"] if e["plugin"] == "DynamicResources")[
+        "detail"]["claims"]
+    assert [r["request"] for r in event["allocation"]["devices"]["results"]] == ["gpu/one"]
+
+
+def test_a_subrequest_cannot_ask_for_admin_access(tmp_path):
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default"},
+             "spec": {"devices": {"requests": [{"name": "gpu", "firstAvailable": [
+                 {"name": "one", "deviceClassName": "gpu", "adminAccess": True}]}]}}}
+    done = simulate(write(tmp_path, claim))
+    assert done.returncode == 2
+    assert "ResourceClaim default/c: field spec.devices.requests[0].firstAvailable[0]." \
+           "adminAccess: Forbidden" in done.stderr
