@@ -229,3 +229,46 @@ def test_missing_class_of_a_subrequest_names_it_request_slash_subrequest():
     plugin, node_info = setup([c])
     assert run(plugin, node_info, pod())["prefilter"] == (
         UNRESOLVABLE, ["request req-1/big: device class no-such-class does not exist"])
+
+
+def reserved_for_pod(c: dict):
+    """Runs PreFilter, Filter and Reserve for pod() on the worker: (plugin, state, pod)."""
+    plugin, node_info = setup([c])
+    state, p = CycleState(), pod()
+    plugin.pre_filter(state, p, [node_info])
+    assert plugin.filter(state, p, node_info) is None
+    assert plugin.reserve(state, p, WORKER) is None
+    return plugin, state, p
+
+
+@pytest.mark.parametrize("change,message", [
+    pytest.param(lambda c: c["status"].update(allocation={"devices": {"results": []}}),
+                 "claim default/my-pod-my-resource got allocated elsewhere in the meantime",
+                 id="bind-failure: allocated elsewhere"),
+    pytest.param(lambda c: c["metadata"].update(deletionTimestamp="2026-01-01T00:00:00Z"),
+                 "claim default/my-pod-my-resource got deleted in the meantime",
+                 id="bind-failure: deleted"),
+])
+def test_prebind_fails_when_the_claim_changed_since_reserve(change, message):
+    c = claim()
+    plugin, state, p = reserved_for_pod(c)
+    change(c)
+    status = plugin.pre_bind(state, p, WORKER)
+    assert (status.code, status.reasons) == (Code.ERROR, [message])
+    assert plugin.in_flight == {}  # the allocation is not in flight any more
+
+
+def test_two_claims_need_two_devices():
+    first = claim()
+    second = {**claim(), "metadata": {**claim()["metadata"], "name": CLAIM + "-2"}}
+    p = pod()
+    p.obj["spec"]["resourceClaims"].append({"name": RESOURCE + "-2",
+                                            "resourceClaimName": CLAIM + "-2"})
+    plugin, node_info = setup([first, second])
+    assert run(plugin, node_info, p)["filter"] == (UNRESOLVABLE, ["cannot allocate all claims"])
+    two = resource_slice("worker-some-driver", WORKER, WORKER, DRIVER, device("instance-1"),
+                         device("instance-2"))
+    plugin, node_info = setup([first, second], slices=(two,))
+    assert run(plugin, node_info, p)["prebind"] == (Code.SUCCESS, [])
+    assert [c["status"]["allocation"]["devices"]["results"][0]["device"]
+            for c in (first, second)] == ["instance-1", "instance-2"]
