@@ -411,14 +411,16 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
 
 def _access(user, run_id: int) -> bool | None:
     """None: the user may not see the run; else whether they may drive it."""
-    run = runs_visible_to(user).select_related("cluster").filter(pk=run_id).first()
+    # Checked on every event: never the run's documents (the whole cluster, parsed each time).
+    run = (runs_visible_to(user).select_related("cluster").defer("documents")
+           .filter(pk=run_id).first())
     if run is None:
         return None
     return run_writable_by(run, user)
 
 
 def _control(user, run_id: int, action: str, cycles) -> dict:
-    run = runs_visible_to(user).select_related("cluster").get(pk=run_id)
+    run = runs_visible_to(user).select_related("cluster").defer("documents").get(pk=run_id)
     if action == "step":
         if cycles is None:
             cycles = 1

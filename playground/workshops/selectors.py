@@ -29,7 +29,7 @@ def membership(user, code: str) -> Membership | None:
     """The user's place in the workshop with this code, or None if they have none."""
     if not getattr(user, "is_authenticated", False):
         return None
-    workshop = (Workshop.objects.select_related("current_lesson__presenter_run")
+    workshop = (Workshop.objects.select_related("current_lesson")
                 .filter(code=str(code).upper()).first())
     if workshop is None:
         return None
@@ -57,7 +57,8 @@ def workshops_of(user) -> QuerySet[Workshop]:
 
 def sandboxes_visible(member: Membership) -> QuerySet[Sandbox]:
     sandboxes = (Sandbox.objects.filter(lesson__workshop=member.workshop)
-                 .select_related("attendee", "lesson", "cluster", "run"))
+                 .select_related("attendee", "lesson", "cluster", "run")
+                 .defer("run__documents"))
     if not member.is_trainer:
         sandboxes = sandboxes.filter(attendee=member.attendee)
     return sandboxes.order_by("attendee_id", "lesson__position")
