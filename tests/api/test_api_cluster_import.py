@@ -269,3 +269,25 @@ def test_a_name_that_is_not_a_string_is_refused(api):
         'ns.yaml: document 1: Namespace: field metadata.name: Invalid value: "integer": '
         'metadata.name in body must be of type string: "integer"')
     assert _counts() == before
+
+
+def test_dynamic_resources_objects_are_stored_unchanged_with_their_scope(api):
+    # The GPU DRA lesson: DeviceClass and ResourceSlice are cluster-scoped; claims and
+    # templates keep their namespace; the pods are stored as written (no generated claim
+    # names in their status: the resourceclaim controller's work happens in the run).
+    response = _post(api, [("dra.yaml", fixture_text("gpu-dra-lesson.yaml"))])
+    assert response.status_code == 201, response.json()
+    cluster = Cluster.objects.get(name="imported")
+    stored = sorted((o.kind, o.namespace, o.name) for o in ExtraObject.objects.filter(
+        cluster=cluster))
+    assert stored == [
+        ("DeviceClass", "", "gpu.example.com"),
+        ("ResourceClaim", "default", "shared-a100"),
+        ("ResourceClaim", "gpu-monitoring", "all-gpus-admin"),
+        ("ResourceClaimTemplate", "default", "three-a100-one-root"),
+        ("ResourceClaimTemplate", "default", "two-a100"),
+        ("ResourceSlice", "", "gpu-node-1-gpu.example.com"),
+        ("ResourceSlice", "", "gpu-node-2-gpu.example.com"),
+        ("ResourceSlice", "", "gpu-node-3-gpu.example.com")]
+    train = cluster.pod_set.get(name="train-1")
+    assert "resourceClaimStatuses" not in (train.manifest.get("status") or {})
