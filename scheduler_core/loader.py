@@ -26,7 +26,7 @@ SYSTEM_PRIORITY_CLASSES = {
 CONFIG_KIND = "KubeSchedulerConfiguration"
 TIMELINE_KIND = "Timeline"      # the playground's own kind: docs/TIMELINE.md
 EXTRA_KINDS = ("PodGroup", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
-               "CSIDriver", "CSIStorageCapacity")
+               "CSIDriver", "CSIStorageCapacity", "ElasticQuota")
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 
 
@@ -224,7 +224,7 @@ _HANDLERS = {
     **dra.HANDLERS,
 }
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup", "Service",
-               "CSIStorageCapacity",
+               "CSIStorageCapacity", "ElasticQuota",
                "ReplicaSet", "StatefulSet", "ReplicationController",
                "Deployment", "DaemonSet", "Job", *dra.NAMESPACED}
 

@@ -35,7 +35,7 @@ SAMPLE_URL = "http://127.0.0.1:8888"  # where extender-lesson.yaml expects the s
 LESSON_FIXTURES = {
     "taints-affinity", "spread-antiaffinity", "preemption-lesson", "storage-lesson",
     "gang-lesson", "gang-lesson-fits", "gpu-lesson", "extender-lesson", "gpu-cluster",
-    "scale-500", "storage-revert-lesson", "gpu-dra-lesson", "postbind-lesson",
+    "scale-500", "storage-revert-lesson", "gpu-dra-lesson", "postbind-lesson", "capacity-lesson",
 }
 
 
@@ -170,7 +170,8 @@ def run_cli(capsys, args: list[str]) -> dict:
 
 @pytest.mark.parametrize(("name", "max_cycles"), [
     ("preemption-lesson", None), ("gang-lesson", 8), ("gang-lesson-fits", None),
-    ("gpu-lesson", None), ("storage-revert-lesson", 10), ("postbind-lesson", None)])
+    ("gpu-lesson", None), ("storage-revert-lesson", 10), ("postbind-lesson", None),
+    ("capacity-lesson", None)])
 def test_the_command_in_the_header_runs_the_lesson(name, max_cycles, capsys):
     (command,) = header_commands(fixture_text(name), "scheduler_core")
     assert command[:2] == ["simulate", f"fixtures/{name}.yaml"]

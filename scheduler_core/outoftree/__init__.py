@@ -11,4 +11,5 @@ PLUGINS = {
     "Coscheduling": "scheduler_core.outoftree.coscheduling",
     "GPUScorer": "scheduler_core.outoftree.gpu_scorer",
     "BindAudit": "scheduler_core.outoftree.bind_audit",
+    "CapacityScheduling": "scheduler_core.outoftree.capacity_scheduling",
 }

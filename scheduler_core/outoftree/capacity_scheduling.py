@@ -1,0 +1,169 @@
+"""CapacityScheduling with ElasticQuota (kubernetes-sigs/scheduler-plugins pkg/capacityscheduling).
+
+An ElasticQuota (scheduling.x-k8s.io/v1alpha1, one per namespace) gives the namespace a `min`
+it is guaranteed and a `max` it may never exceed; between the two it borrows what other
+quotas leave unused. PreFilter rejects a pod when
+
+- its quota's used resources plus the pod (and the nominated pods of its namespace that are at
+  least as important) would exceed the quota's max, or
+- all quotas' used resources plus the pod (and the nominated pods that count) would exceed the
+  sum of all mins: nobody may borrow beyond what is guaranteed in total.
+
+A quota's used resources are the requests of its namespace's pods on nodes in this cycle's
+snapshot (bound and assumed ones), which is what the Go plugin's Reserve and its pod informer
+keep count of. Pods of namespaces without a quota are not limited. The quota-aware preemption
+of the Go plugin's PostFilter is not part of this port: DefaultPreemption still runs.
+"""
+from __future__ import annotations
+
+from ..framework.interfaces import EnqueueExtensions, PreFilterExtensions, PreFilterPlugin
+from ..framework.status import Status
+from ..framework.types import Resource
+from ..quantity import QuantityError
+
+NAME = "CapacityScheduling"
+KIND = "ElasticQuota"
+SNAPSHOT_KEY = NAME + "/ElasticQuotaSnapshot"
+UPPER_BOUND_OF_MAX = 2**63 - 1   # math.MaxInt64: an unset max is no limit
+LOWER_BOUND_OF_MIN = 0
+
+
+def _bound(value: int) -> Resource:
+    """makeResourceListForBound: cpu, memory and ephemeral storage only."""
+    return Resource(milli_cpu=value, memory=value, ephemeral_storage=value)
+
+
+def exceeds(x1: Resource, x2: Resource, y: Resource, bound: int) -> bool:
+    """cmp2: x1 + x2 > y in some resource; a scalar y does not name counts as `bound`."""
+    for name in ("milli_cpu", "memory", "ephemeral_storage", "allowed_pod_number"):
+        if getattr(x1, name) + getattr(x2, name) > getattr(y, name):
+            return True
+    return any(quantity + x2.scalar.get(name, 0) > y.scalar.get(name, bound)
+               for name, quantity in x1.scalar.items())
+
+
+class ElasticQuotaInfo:
+    def __init__(self, namespace: str, min_: Resource, max_: Resource, used: Resource):
+        self.namespace, self.min, self.max, self.used = namespace, min_, max_, used
+
+    def used_over_max_with(self, request: Resource) -> bool:
+        return exceeds(request, self.used, self.max, UPPER_BOUND_OF_MAX)
+
+    def used_over_min_with(self, request: Resource) -> bool:
+        return exceeds(request, self.used, self.min, LOWER_BOUND_OF_MIN)
+
+    def used_over_min(self) -> bool:
+        return exceeds(self.used, Resource(), self.min, LOWER_BOUND_OF_MIN)
+
+    def clone(self) -> ElasticQuotaInfo:
+        return ElasticQuotaInfo(self.namespace, self.min, self.max, self.used.clone())
+
+
+class ElasticQuotaInfos(dict):
+    """namespace -> ElasticQuotaInfo; a cycle-state value AddPod/RemovePod update."""
+
+    def clone(self) -> ElasticQuotaInfos:
+        return ElasticQuotaInfos({ns: info.clone() for ns, info in self.items()})
+
+    def aggregated_used_over_min_with(self, request: Resource) -> bool:
+        used, min_ = request.clone(), Resource()
+        for info in self.values():
+            used.add(info.used)
+            min_.add(info.min)
+        return exceeds(used, Resource(), min_, LOWER_BOUND_OF_MIN)
+
+
+def quota_infos(quotas: list[dict], node_infos) -> ElasticQuotaInfos:
+    """The quotas with each namespace's used resources: the pods on nodes."""
+    infos = ElasticQuotaInfos()
+    for eq in quotas:
+        spec = eq.get("spec") or {}
+        meta = eq.get("metadata") or {}
+        ns = meta.get("namespace") or "default"
+        infos[ns] = ElasticQuotaInfo(
+            ns, _limit(spec, "min", LOWER_BOUND_OF_MIN, meta), _limit(spec, "max",
+                                                                      UPPER_BOUND_OF_MAX, meta),
+            Resource())
+    for ni in node_infos:
+        for pi in ni.pods:
+            info = infos.get(pi.namespace)
+            if info is not None:
+                info.used.add(pi.requests)
+    return infos
+
+
+def _limit(spec: dict, field: str, bound: int, meta: dict) -> Resource:
+    if spec.get(field) is None:
+        return _bound(bound)
+    try:
+        return Resource.from_list(spec[field])
+    except (QuantityError, AttributeError) as exc:
+        raise ValueError(f"{KIND} {meta.get('namespace') or 'default'}/{meta.get('name', '')}: "
+                         f"field spec.{field}: {exc}") from exc
+
+
+class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, EnqueueExtensions):
+    NAME = NAME
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def pre_filter(self, state, pod, nodes):
+        try:
+            infos = quota_infos(self.handle.objects.extra.get(KIND) or [],
+                                self.handle.snapshot.list())
+        except ValueError as exc:
+            return None, Status.as_error(str(exc))
+        state.write(SNAPSHOT_KEY, infos)
+        eq = infos.get(pod.namespace)
+        if eq is None:
+            return None, None
+        in_eq, in_all = pod.requests.clone(), pod.requests.clone()
+        for p in self._nominated_pods(pod):
+            info = infos.get(p.namespace)
+            if info is None:
+                continue
+            if p.namespace == pod.namespace and p.priority >= pod.priority:
+                in_eq.add(p.requests)
+                in_all.add(p.requests)
+            elif p.namespace != pod.namespace and not info.used_over_min():
+                in_all.add(p.requests)
+        if eq.used_over_max_with(in_eq):
+            return None, Status.unschedulable(
+                f"Pod {pod.namespace}/{pod.name} is rejected in PreFilter because "
+                f"ElasticQuota {eq.namespace} is more than Max")
+        if infos.aggregated_used_over_min_with(in_all):
+            return None, Status.unschedulable(
+                f"Pod {pod.namespace}/{pod.name} is rejected in PreFilter because total "
+                "ElasticQuota used is more than min")
+        return None, None
+
+    def _nominated_pods(self, pod):
+        for ni in self.handle.snapshot.list():
+            for p in self.handle.nominated_pods_for_node(ni.name):
+                if p.uid != pod.uid:
+                    yield p
+
+    def pre_filter_extensions(self):
+        return self
+
+    def add_pod(self, state, pod, pod_to_add, node_info):
+        info = state.read(SNAPSHOT_KEY).get(pod_to_add.namespace)
+        if info is not None:
+            info.used.add(pod_to_add.requests)
+        return None
+
+    def remove_pod(self, state, pod, pod_to_remove, node_info):
+        info = state.read(SNAPSHOT_KEY).get(pod_to_remove.namespace)
+        if info is not None:
+            info.used.add(pod_to_remove.requests, -1)
+        return None
+
+    def events_to_register(self) -> set[str]:
+        # A deleted pod frees quota; a quota added, changed or removed changes the limits.
+        return {"AssignedPodDelete", "ElasticQuotaAdd", "ElasticQuotaUpdate",
+                "ElasticQuotaDelete"}
+
+
+def new(args: dict, handle) -> CapacityScheduling:
+    return CapacityScheduling(handle)

@@ -1,0 +1,147 @@
+"""CapacityScheduling, ported from scheduler-plugins' capacity_scheduling_test.go (TestPreFilter)
+and elasticquota_test.go, run through the scheduler: a quota's used resources come from the
+pods bound in its namespace, as the Go plugin's pod informer counts them."""
+import pytest
+import yaml
+
+from scheduler_core.framework.types import Resource
+from scheduler_core.observe import TraceObserver
+from scheduler_core.outoftree.capacity_scheduling import (
+    LOWER_BOUND_OF_MIN,
+    UPPER_BOUND_OF_MAX,
+    ElasticQuotaInfo,
+    ElasticQuotaInfos,
+    exceeds,
+)
+from scheduler_core.simulate import load_scheduler
+from scheduler_core.testing import make_node, make_pod
+
+OUT_OF_TREE = {"CapacityScheduling": "scheduler_core.outoftree.capacity_scheduling"}
+CONFIG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+          "profiles": [{"plugins": {"multiPoint": {"enabled": [{"name": "CapacityScheduling"}]}}}]}
+
+
+def quota(namespace, min_memory, max_memory):
+    return {"apiVersion": "scheduling.x-k8s.io/v1alpha1", "kind": "ElasticQuota",
+            "metadata": {"name": "quota", "namespace": namespace},
+            "spec": {"min": {"memory": str(min_memory)}, "max": {"memory": str(max_memory)}}}
+
+
+def mem_pod(name, namespace, memory, node=None):
+    return make_pod(name, namespace=namespace, node_name=node, memory=str(memory))
+
+
+def run(tmp_path, *docs):
+    path = tmp_path / "in.yaml"
+    path.write_text(yaml.safe_dump_all([make_node("n1", memory="100Gi"), CONFIG, *docs]))
+    trace = TraceObserver()
+    scheduler = load_scheduler([str(path)], observer=trace, out_of_tree=OUT_OF_TREE)
+    scheduler.run()
+    return {c["pod"]: c for c in trace.to_list()}
+
+
+def pre_filter_entry(cycle):
+    return next(e for e in cycle["preFilter"] if e["plugin"] == "CapacityScheduling")
+
+
+# TestPreFilter: "pod subjects to ElasticQuota" (ns1 used 300: 500 fits under max 2000, 1800
+# does not), "the sum of used is bigger than the sum of min", "without elasticQuotaInfo".
+@pytest.mark.parametrize("docs, pod, code, reason", [
+    pytest.param([quota("ns1", 1000, 2000), mem_pod("used", "ns1", 300, node="n1")],
+                 mem_pod("ns1-p1", "ns1", 500), "Success", None,
+                 id="pod subjects to ElasticQuota and fits under max"),
+    pytest.param([quota("ns1", 1000, 2000), mem_pod("used", "ns1", 300, node="n1")],
+                 mem_pod("ns1-p2", "ns1", 1800), "Unschedulable",
+                 "Pod ns1/ns1-p2 is rejected in PreFilter because ElasticQuota ns1 is more than "
+                 "Max", id="pod subjects to ElasticQuota and exceeds max"),
+    pytest.param([quota("ns1", 1000, 2000), quota("ns2", 1000, 2000),
+                  mem_pod("used1", "ns1", 1800, node="n1"),
+                  mem_pod("used2", "ns2", 200, node="n1")],
+                 mem_pod("ns2-p1", "ns2", 500), "Unschedulable",
+                 "Pod ns2/ns2-p1 is rejected in PreFilter because total ElasticQuota used is "
+                 "more than min", id="the sum of used is bigger than the sum of min"),
+    pytest.param([], mem_pod("ns2-p1", "ns2", 500), "Success", None,
+                 id="without elasticQuotaInfo"),
+])
+def test_pre_filter(tmp_path, docs, pod, code, reason):
+    cycles = run(tmp_path, *docs, pod)
+    name = f"{pod['metadata']['namespace']}/{pod['metadata']['name']}"
+    entry = pre_filter_entry(cycles[name])
+    assert entry["code"] == code
+    if reason:
+        assert entry["reasons"] == [reason]
+        assert cycles[name]["outcome"] == "Unschedulable"
+    else:
+        assert cycles[name]["outcome"] == "Bound"
+
+
+def test_a_bound_pod_counts_against_its_quota_for_the_next_one(tmp_path):
+    cycles = run(tmp_path, quota("ns1", 1000, 1000), mem_pod("a", "ns1", 600),
+                 mem_pod("b", "ns1", 600))
+    assert cycles["ns1/a"]["outcome"] == "Bound"
+    assert pre_filter_entry(cycles["ns1/b"])["reasons"] == [
+        "Pod ns1/b is rejected in PreFilter because ElasticQuota ns1 is more than Max"]
+
+
+def test_a_bad_quantity_is_an_error_naming_the_quota_and_field(tmp_path):
+    bad = quota("ns1", 1000, 2000)
+    bad["spec"]["max"]["memory"] = "lots"
+    cycles = run(tmp_path, bad, mem_pod("p", "ns1", 1))
+    assert cycles["ns1/p"]["outcome"] == "Error"
+    assert "ElasticQuota ns1/quota: field spec.max" in cycles["ns1/p"]["message"]
+
+
+# elasticquota_test.go: TestUsedOverMinWith, TestUsedOverMaxWith, TestAggregatedUsedOverMinWith.
+def res(memory=0, cpu=0, **scalars):
+    return Resource(milli_cpu=cpu, memory=memory, scalar=scalars)
+
+
+@pytest.mark.parametrize("info, request_, want", [
+    pytest.param(ElasticQuotaInfo("ns", res(100), res(200), res(50)), res(40), False,
+                 id="used plus request below min"),
+    pytest.param(ElasticQuotaInfo("ns", res(100), res(200), res(50)), res(60), True,
+                 id="used plus request above min"),
+    pytest.param(ElasticQuotaInfo("ns", res(100), res(200), res(50)), res(0, gpu=1), True,
+                 id="a scalar the min does not name counts as a min of 0"),
+])
+def test_used_over_min_with(info, request_, want):
+    assert info.used_over_min_with(request_) is want
+
+
+@pytest.mark.parametrize("request_, want", [
+    pytest.param(res(150), False, id="used plus request up to max"),
+    pytest.param(res(151), True, id="used plus request above max"),
+    pytest.param(res(0, gpu=5), False, id="a scalar the max does not name is unlimited"),
+])
+def test_used_over_max_with(request_, want):
+    info = ElasticQuotaInfo("ns", res(100), res(200), res(50))
+    assert info.used_over_max_with(request_) is want
+
+
+def test_aggregated_used_over_min_with():
+    infos = ElasticQuotaInfos({"a": ElasticQuotaInfo("a", res(100), res(300), res(150)),
+                               "b": ElasticQuotaInfo("b", res(100), res(300), res(0))})
+    assert infos.aggregated_used_over_min_with(res(50)) is False
+    assert infos.aggregated_used_over_min_with(res(51)) is True
+
+
+def test_scalar_bounds():
+    assert exceeds(res(0, gpu=1), Resource(), res(0), LOWER_BOUND_OF_MIN) is True
+    assert exceeds(res(0, gpu=1), Resource(), res(0), UPPER_BOUND_OF_MAX) is False
+
+
+def test_the_capacity_lesson_borrows_up_to_max_and_the_sum_of_mins():
+    from pathlib import Path
+    lesson = Path(__file__).resolve().parents[2] / "fixtures" / "capacity-lesson.yaml"
+    trace = TraceObserver()
+    scheduler = load_scheduler([str(lesson)], observer=trace, out_of_tree=OUT_OF_TREE, seed=1)
+    scheduler.run()
+    assert {k: bool(v) for k, v in scheduler.bindings.items()} == {
+        "team-a/a-1": True, "team-a/a-2": True, "team-a/a-3": True,
+        "team-a/a-4": False, "team-b/b-1": False}
+    cycles = {c["pod"]: c for c in trace.to_list()}
+    assert pre_filter_entry(cycles["team-a/a-4"])["reasons"] == [
+        "Pod team-a/a-4 is rejected in PreFilter because ElasticQuota team-a is more than Max"]
+    assert pre_filter_entry(cycles["team-b/b-1"])["reasons"] == [
+        "Pod team-b/b-1 is rejected in PreFilter because total ElasticQuota used is more than "
+        "min"]
