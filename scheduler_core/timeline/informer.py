@@ -42,22 +42,24 @@ class Informer:
     def pod(self, key: str) -> PodInfo | None:
         return self.pods.get(key)
 
-    def _event(self, event: str, pod=None) -> None:
-        self.s.cluster_event(event, pod)
+    def _event(self, event: str, pod=None, **objects) -> None:
+        """objects: old= and new=, the object before and after, for the QueueingHints."""
+        self.s.cluster_event(event, pod, **objects)
 
     # --- nodes -------------------------------------------------------------------------------
     def add_node(self, node: dict) -> None:
         self.s.cluster.nodes.append(node)
         self.s.cache.add_node(node)
         self.s.snapshot = self.s.cache.new_snapshot()   # the node tree changed
-        self._event("NodeAdd")
+        self._event("NodeAdd", new=node)
         self.on_change()
 
     def update_node(self, node: dict) -> None:
+        old = self.node(name_of(node))
         nodes = self.s.cluster.nodes
         nodes[:] = [node if name_of(n) == name_of(node) else n for n in nodes]
         self.s.cache.update_node(node)
-        self._event("NodeUpdate")
+        self._event("NodeUpdate", old=old, new=node)
         self.on_change()
 
     def delete_node(self, name: str) -> None:
@@ -97,16 +99,17 @@ class Informer:
         """A changed pod: a pending one is retried (its gates checked again), a bound one
         changes its node's view (its labels may matter to affinity and spreading)."""
         start, deletion = pi.start_time, pi.deletion_time
+        old = PodInfo(pi.obj, priority=pi.priority)
         PodInfo.__init__(pi, obj, priority=pi.priority)
         pi.start_time, pi.deletion_time = start, deletion
         if pi.node_name and pi.uid in self.s.cache.pods:
             self.s.cache.touch(pi.node_name)
-            self._event("AssignedPodUpdate", pi)
+            self._event("AssignedPodUpdate", pi, old=old)
             return
         self.s.event_cause = "UnscheduledPodUpdate"
         self.s.queue.retry_gated()
         self.s.event_cause = ""
-        self._event("UnscheduledPodUpdate", pi)
+        self._event("UnscheduledPodUpdate", pi, old=old)
         self.on_change()
 
     def complete_pod(self, pi: PodInfo, phase: str = "Succeeded") -> None:
@@ -163,6 +166,7 @@ class Informer:
         """Add or replace a non-pod, non-node object in the scheduler's listers."""
         kind, objects = obj["kind"], self.s.cluster.objects
         key = f"{namespace_of(obj)}/{name_of(obj)}"
+        old = None if created else self.find_object(kind, namespace_of(obj), name_of(obj))
         if kind == "PersistentVolume":
             objects.pvs[name_of(obj)] = obj
         elif kind == "PersistentVolumeClaim":
@@ -183,7 +187,18 @@ class Informer:
             extra[:] = [o for o in extra if not _same(o, obj)] + [obj]
         prefix = OBJECT_EVENTS.get(kind)
         if prefix:
-            self._event(prefix + ("Add" if created else "Update"))
+            self._event(prefix + ("Add" if created else "Update"), old=old, new=obj)
+
+    def find_object(self, kind: str, namespace: str, name: str) -> dict | None:
+        objects = self.s.cluster.objects
+        store = kind_store(kind, objects)
+        if store is not None:
+            return store.get(name)
+        if kind == "PersistentVolumeClaim":
+            return objects.pvcs.get(f"{namespace}/{name}")
+        probe = {"metadata": {"namespace": namespace, "name": name}}
+        found = objects.pdbs if kind == "PodDisruptionBudget" else objects.extra.get(kind, [])
+        return next((o for o in found if _same(o, probe)), None)
 
     def remove_object(self, kind: str, namespace: str, name: str) -> None:
         objects = self.s.cluster.objects
