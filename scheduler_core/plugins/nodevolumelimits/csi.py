@@ -13,6 +13,7 @@ from ...framework.interfaces import EnqueueExtensions, FilterPlugin, PreFilterPl
 from ...framework.status import Status
 from .. import names
 from ..volumebinding import storage as st
+from . import queueing_hints
 
 NAME = names.NODE_VOLUME_LIMITS
 ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
@@ -179,6 +180,9 @@ class CSILimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     def events_to_register(self) -> set[str]:
         # CSINode/Add, Pod/Delete and PersistentVolumeClaim/Add.
         return {"CSINodeAdd", "AssignedPodDelete", "PvcAdd"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_csi_limits(_inline_migratable)
 
 
 def new(args: dict, handle) -> CSILimits:

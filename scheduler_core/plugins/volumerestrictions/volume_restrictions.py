@@ -15,6 +15,7 @@ from ...framework.interfaces import (
 from ...framework.status import Status
 from .. import names
 from ..volumebinding import storage as st
+from . import queueing_hints
 
 NAME = names.VOLUME_RESTRICTIONS
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -168,6 +169,9 @@ class VolumeRestrictions(PreFilterPlugin, PreFilterExtensions, FilterPlugin, Enq
         # Pod/Delete (a conflicting pod went away), Node/Add (|UpdateNodeTaint|UpdateNodeLabel
         # without queueing hints) and PersistentVolumeClaim/Add (the claim now exists).
         return {"AssignedPodDelete", "NodeAdd", "NodeUpdate", "PvcAdd"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_volume_restrictions(satisfy_volume_conflicts)
 
 
 def new(args: dict, handle) -> VolumeRestrictions:
