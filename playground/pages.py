@@ -26,10 +26,10 @@ from playground.services import cluster_manifests, out_of_tree_plugins
 from scheduler_core.build import build_scheduler
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError, InputError
-from scheduler_core.framework.registry import default_registry
 from scheduler_core.framework.runtime import FrameworkError, expand_plugins
 from scheduler_core.framework.types import Resource
 from scheduler_core.loader import load_documents
+from scheduler_core.plugins.registry import default_registry
 from scheduler_core.safe_read import read_json, read_yaml
 from scheduler_core.session import node_usage
 

@@ -26,7 +26,7 @@ from playground.services import out_of_tree_plugins
 from scheduler_core.config import DEFAULT_MULTI_POINT
 from scheduler_core.framework.handle import FakeHandle
 from scheduler_core.framework.interfaces import EXTENSION_POINTS
-from scheduler_core.framework.registry import default_registry
+from scheduler_core.plugins.registry import default_registry
 
 logger = logging.getLogger(__name__)
 

@@ -40,9 +40,10 @@ from playground.models import (
 )
 from scheduler_core.config import API_VERSION, parse_configuration
 from scheduler_core.errors import ConfigError, InputError
-from scheduler_core.framework.registry import Registry, default_registry
+from scheduler_core.framework.registry import Registry
 from scheduler_core.loader import CONFIG_KIND, EXTRA_KINDS, _flatten, load_documents
 from scheduler_core.object_validation import ObjectInvalid
+from scheduler_core.plugins.registry import default_registry
 from scheduler_core.safe_read import read_documents
 from scheduler_core.simulate import SCHEMA_VERSION
 from scheduler_core.timeline.document import parse_timelines

@@ -9,8 +9,8 @@ or workloads.
 from __future__ import annotations
 
 from .config import parse_configuration
-from .framework.registry import default_registry
 from .loader import Cluster
+from .plugins.registry import default_registry
 from .scheduler import Scheduler
 from .timeline.life import attach
 from .timings import PluginTimer

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 from .errors import ConfigError, duplicate, invalid, required
 from .framework.interfaces import EXTENSION_POINTS, MAX_NODE_SCORE, MAX_TOTAL_SCORE
-from .framework.registry import Registry, default_registry
+from .framework.registry import Registry
 from .plugins import names
+from .plugins.registry import default_registry
 from .schema import CONFIGURATION, type_errors
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"

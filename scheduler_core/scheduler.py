@@ -16,12 +16,19 @@ from .columns.filtering import find_feasible
 from .columns.store import columns_of
 from .config import Configuration
 from .errors import SchedulingError
+from .extenders.client import build_extenders
+from .extenders.dispatch import (
+    bind_with_extender,
+    filter_with_extenders,
+    prioritize_with_extenders,
+)
 from .framework.cycle_state import CycleState
 from .framework.diagnosis import Diagnosis, FitError
-from .framework.registry import Registry, default_registry
+from .framework.registry import Registry
 from .framework.runtime import Framework
 from .framework.status import Code, Status
 from .loader import Cluster
+from .plugins.registry import default_registry
 from .queue import (
     MAX_UNSCHEDULABLE_STAY,
     UNSCHEDULABLE,
@@ -211,7 +218,6 @@ class Scheduler:
     def _build_extenders(self):
         if not self.config.extenders:
             return []
-        from .extenders.client import build_extenders
         return build_extenders(self.config.extenders, node_infos=lambda: self.snapshot)
 
     def _place_initial_pods(self) -> None:
@@ -490,7 +496,6 @@ class Scheduler:
     def _filter_with_extenders(self, pod, feasible, diagnosis, rec):
         if not self.extenders or not feasible:
             return feasible
-        from .extenders.client import filter_with_extenders
         before = len(feasible)
         feasible = filter_with_extenders(self.extenders, pod, feasible, diagnosis, rec)
         if len(feasible) != before:
@@ -508,7 +513,6 @@ class Scheduler:
             if not status.is_success():
                 raise SchedulingError(status)
             if self.extenders:
-                from .extenders.client import prioritize_with_extenders
                 prioritize_with_extenders(self.extenders, pod, feasible, totals, rec)
         if rec is not None:
             rec.total_scores(feasible, totals)
@@ -676,7 +680,6 @@ class Scheduler:
 
     def _bind(self, b: Binding) -> Status:
         if self.extenders:
-            from .extenders.client import bind_with_extender
             status = bind_with_extender(self.extenders, b.pod, b.host, b.rec)
             if status is not None:
                 return status

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from .build import build_scheduler
 from .errors import InputError
-from .framework.registry import default_registry
 from .loader import load_files
 from .observe import MultiObserver, OutcomeObserver, TraceObserver
+from .plugins.registry import default_registry
 from .scheduler import Scheduler
 
 SCHEMA_VERSION = 1

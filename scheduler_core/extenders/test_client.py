@@ -13,21 +13,20 @@ from pathlib import Path
 import pytest
 
 from scheduler_core.config import API_VERSION, parse_configuration
-from scheduler_core.extenders.client import (
+from scheduler_core.extenders.client import build_extenders
+from scheduler_core.extenders.decoding import (
     FILTER_RESULT,
     HOST_PRIORITY_LIST,
     PREEMPTION_RESULT,
     ExtenderError,
-    Victims,
-    build_extenders,
     decode,
-    filter_with_extenders,
 )
+from scheduler_core.extenders.dispatch import filter_with_extenders
 from scheduler_core.extenders.sample import ExtenderServer, Rules
 from scheduler_core.framework.diagnosis import Diagnosis
 from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.framework.status import Code, Status
-from scheduler_core.framework.types import NodeInfo
+from scheduler_core.framework.types import NodeInfo, Victims
 from scheduler_core.loader import Cluster
 from scheduler_core.observe import TraceObserver
 from scheduler_core.scheduler import Scheduler
@@ -408,7 +407,7 @@ def test_results_of_the_wrong_shape_fail_as_go_decodes_them(value, spec, message
 
 
 def test_fractional_scores_fail_and_field_names_match_case_insensitively():
-    from scheduler_core.extenders.client import _decode_json
+    from scheduler_core.extenders.decoding import decode_json as _decode_json
     with pytest.raises(ExtenderError, match=r"cannot unmarshal number 2\.5 into Go struct field "
                                             r"HostPriority\.Score of type int64"):
         decode(_decode_json(b'[{"Host": "a", "Score": 2.5}]'), HOST_PRIORITY_LIST)

@@ -1,4 +1,5 @@
-"""Plugin factories by name: the in-tree registry plus out-of-tree plugins (app.WithPlugin).
+"""Plugin factories by name (framework/runtime/registry.go). The registry knows no plugin
+itself: scheduler_core.plugins.registry fills it with the in-tree ones and the out-of-tree ones.
 
 A plugin module exposes `new(args: dict, handle) -> plugin`, and optionally
 `default_args(args: dict) -> dict` (fills kube-scheduler's defaults into a copy) and
@@ -12,32 +13,7 @@ import importlib
 from importlib.metadata import entry_points
 from types import SimpleNamespace
 
-from ..plugins import names
-
 ENTRY_POINT_GROUP = "scheduler_core.plugins"
-
-IN_TREE = {
-    names.SCHEDULING_GATES: "scheduler_core.plugins.schedulinggates",
-    names.PRIORITY_SORT: "scheduler_core.plugins.queuesort",
-    names.NODE_UNSCHEDULABLE: "scheduler_core.plugins.nodeunschedulable",
-    names.NODE_NAME: "scheduler_core.plugins.nodename",
-    names.TAINT_TOLERATION: "scheduler_core.plugins.tainttoleration",
-    names.NODE_AFFINITY: "scheduler_core.plugins.nodeaffinity",
-    names.NODE_PORTS: "scheduler_core.plugins.nodeports",
-    names.NODE_RESOURCES_FIT: "scheduler_core.plugins.noderesources.fit",
-    names.VOLUME_RESTRICTIONS: "scheduler_core.plugins.volumerestrictions",
-    names.NODE_VOLUME_LIMITS: "scheduler_core.plugins.nodevolumelimits",
-    names.VOLUME_BINDING: "scheduler_core.plugins.volumebinding",
-    names.VOLUME_ZONE: "scheduler_core.plugins.volumezone",
-    names.POD_TOPOLOGY_SPREAD: "scheduler_core.plugins.podtopologyspread",
-    names.INTER_POD_AFFINITY: "scheduler_core.plugins.interpodaffinity",
-    names.DEFAULT_PREEMPTION: "scheduler_core.plugins.defaultpreemption",
-    names.DYNAMIC_RESOURCES: "scheduler_core.plugins.dynamicresources",
-    names.NODE_RESOURCES_BALANCED_ALLOCATION:
-        "scheduler_core.plugins.noderesources.balanced_allocation",
-    names.IMAGE_LOCALITY: "scheduler_core.plugins.imagelocality",
-    names.DEFAULT_BINDER: "scheduler_core.plugins.defaultbinder",
-}
 
 
 class RegistryError(ValueError):
@@ -77,7 +53,7 @@ class Registry:
     """name -> dotted path, loaded on first use so an unused plugin costs nothing."""
 
     def __init__(self, paths: dict[str, str] | None = None):
-        self._paths = dict(IN_TREE if paths is None else paths)
+        self._paths = dict(paths or {})
         self._loaded: dict = {}
 
     def register(self, name: str, path) -> None:
@@ -105,12 +81,3 @@ class Registry:
             self._loaded[name] = _load(path) if isinstance(path, str) else path
         return self._loaded[name]
 
-
-def default_registry(out_of_tree: dict[str, str] | None = None,
-                     entry_points_too: bool = True) -> Registry:
-    """The in-tree plugins, then installed entry points, then the given dotted paths."""
-    registry = Registry()
-    if entry_points_too:
-        registry.load_entry_points()
-    registry.merge(out_of_tree or {})
-    return registry

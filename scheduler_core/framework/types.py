@@ -297,3 +297,17 @@ class ImageStateSummary:
     def __init__(self, size: int, num_nodes: int):
         self.size = size
         self.num_nodes = num_nodes
+
+
+class Victims:
+    """extenderv1.Victims: the pods to preempt on one node, most important first, and the PDB
+    violations that costs. Shared by DefaultPreemption and the extenders' preempt verb."""
+
+    __slots__ = ("num_pdb_violations", "pods")
+
+    def __init__(self, pods: list, num_pdb_violations: int = 0):
+        self.pods = pods
+        self.num_pdb_violations = num_pdb_violations
+
+    def __repr__(self):
+        return f"Victims({[p.key for p in self.pods]}, pdb={self.num_pdb_violations})"

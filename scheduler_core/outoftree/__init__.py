@@ -1,4 +1,4 @@
-"""Out-of-tree plugins: not in framework/registry.py's IN_TREE, registered by dotted path.
+"""Out-of-tree plugins: not in plugins/registry.py's IN_TREE, registered by dotted path.
 
 Register them as kube-scheduler's app.WithPlugin would: the CLI's
 `--plugin Coscheduling=scheduler_core.outoftree.coscheduling`, the Django setting

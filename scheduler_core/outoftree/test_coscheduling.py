@@ -517,6 +517,6 @@ def test_the_quorum_binds_every_member():
 
 
 def test_coscheduling_module_is_not_in_tree():
-    from scheduler_core.framework.registry import IN_TREE
+    from scheduler_core.plugins.registry import IN_TREE
     assert "Coscheduling" not in IN_TREE
     assert coscheduling.NAME == "Coscheduling"

@@ -11,13 +11,9 @@ import pytest
 from scheduler_core.cli import main
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError
-from scheduler_core.framework.registry import (
-    ENTRY_POINT_GROUP,
-    IN_TREE,
-    RegistryError,
-    default_registry,
-)
+from scheduler_core.framework.registry import ENTRY_POINT_GROUP, RegistryError
 from scheduler_core.outoftree import PLUGINS
+from scheduler_core.plugins.registry import IN_TREE, default_registry
 from scheduler_core.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2]

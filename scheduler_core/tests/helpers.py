@@ -13,9 +13,10 @@ from types import SimpleNamespace
 
 from scheduler_core.config import API_VERSION, parse_configuration
 from scheduler_core.framework import interfaces as fw
-from scheduler_core.framework.registry import Registry, default_registry
+from scheduler_core.framework.registry import Registry
 from scheduler_core.loader import load_documents
 from scheduler_core.observe import TraceObserver
+from scheduler_core.plugins.registry import default_registry
 from scheduler_core.scheduler import Scheduler
 
 # point keyword -> (interface, method, index of the node argument or None)

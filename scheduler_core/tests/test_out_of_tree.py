@@ -11,8 +11,9 @@ import yaml
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError
 from scheduler_core.examples import node_label_scorer
-from scheduler_core.framework.registry import IN_TREE, RegistryError, default_registry
+from scheduler_core.framework.registry import RegistryError
 from scheduler_core.loader import Cluster
+from scheduler_core.plugins.registry import IN_TREE, default_registry
 from scheduler_core.scheduler import Scheduler
 from scheduler_core.testing import make_node, make_pod
 

@@ -12,11 +12,11 @@ from ...errors import child, invalid, is_int, not_in_range, unmarshal_type_error
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, PostFilterPlugin
 from ...framework.status import Code, Status
-from ...framework.types import NodeInfo, PodInfo
+from ...framework.types import NodeInfo, PodInfo, Victims
 from ...labels import LabelSelector, SelectorError
 from .. import names
 from ..helper import checked_args
-from .preemption import Evaluator, Victims, importance_key, terminating_by_preemption
+from .preemption import Evaluator, importance_key, terminating_by_preemption
 
 NAME = names.DEFAULT_PREEMPTION
 DETAIL_STATE_KEY = f"{NAME}/detail"

@@ -16,24 +16,11 @@ from ...errors import aggregate
 from ...framework.diagnosis import Diagnosis, FitError, NodeToStatus
 from ...framework.interfaces import PostFilterResult
 from ...framework.status import Code, Status
+from ...framework.types import Victims
 
 MAX_INT32 = 2**31 - 1
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
-
-
-class Victims:
-    """extenderv1.Victims: the pods to preempt on one node, most important first, and the PDB
-    violations that costs."""
-
-    __slots__ = ("num_pdb_violations", "pods")
-
-    def __init__(self, pods: list, num_pdb_violations: int = 0):
-        self.pods = pods
-        self.num_pdb_violations = num_pdb_violations
-
-    def __repr__(self):
-        return f"Victims({[p.key for p in self.pods]}, pdb={self.num_pdb_violations})"
 
 
 class Candidate:

@@ -19,21 +19,16 @@ from ...errors import ConfigError
 from ...framework.cycle_state import CycleState
 from ...framework.diagnosis import NodeToStatus
 from ...framework.interfaces import FilterPlugin, PreFilterExtensions, PreFilterPlugin
-from ...framework.registry import Registry
 from ...framework.status import Code, Status
-from ...framework.types import PodInfo
+from ...framework.types import PodInfo, Victims
 from ...loader import load_documents
 from ...observe import MultiObserver, Observer, TraceObserver
+from ...plugins.registry import in_tree_registry
 from ...scheduler import Scheduler
 from ...simulate import simulate
 from ...testing import make_node, make_pod
 from . import DETAIL_STATE_KEY, default_args, new, validate_args
-from .preemption import (
-    FIRST_CANDIDATE,
-    ONLY_CANDIDATE,
-    Victims,
-    pick_one_node_for_preemption,
-)
+from .preemption import FIRST_CANDIDATE, ONLY_CANDIDATE, pick_one_node_for_preemption
 
 NEG, LOW, MID, HIGH, VERY_HIGH = -100, 0, 100, 1000, 10000
 SMALL = {"cpu": "100m", "memory": "100"}
@@ -200,7 +195,7 @@ class Env:
 
     def __init__(self, nodes, pods, *, plugins=("NodeResourcesFit",), pdbs=(), args=None,
                  fake_codes=None, funcs=(), extenders=None, seed=0, observer=None):
-        registry = Registry()
+        registry = in_tree_registry()
         names = ["PrioritySort"]
         if fake_codes is not None:
             registry.register("FakeFilter", _spec(lambda a, h: FakeFilter(fake_codes)))

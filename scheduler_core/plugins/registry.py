@@ -1,0 +1,47 @@
+"""The in-tree plugins by name (plugins/registry.go's NewInTreeRegistry), and the registry a
+scheduler starts from: the in-tree plugins, then installed entry points, then out-of-tree
+plugins by dotted path (app.WithPlugin).
+
+The framework's Registry knows no plugin; this side of the tree lists them, as in Go.
+"""
+from __future__ import annotations
+
+from ..framework.registry import Registry
+from . import names
+
+IN_TREE = {
+    names.SCHEDULING_GATES: "scheduler_core.plugins.schedulinggates",
+    names.PRIORITY_SORT: "scheduler_core.plugins.queuesort",
+    names.NODE_UNSCHEDULABLE: "scheduler_core.plugins.nodeunschedulable",
+    names.NODE_NAME: "scheduler_core.plugins.nodename",
+    names.TAINT_TOLERATION: "scheduler_core.plugins.tainttoleration",
+    names.NODE_AFFINITY: "scheduler_core.plugins.nodeaffinity",
+    names.NODE_PORTS: "scheduler_core.plugins.nodeports",
+    names.NODE_RESOURCES_FIT: "scheduler_core.plugins.noderesources.fit",
+    names.VOLUME_RESTRICTIONS: "scheduler_core.plugins.volumerestrictions",
+    names.NODE_VOLUME_LIMITS: "scheduler_core.plugins.nodevolumelimits",
+    names.VOLUME_BINDING: "scheduler_core.plugins.volumebinding",
+    names.VOLUME_ZONE: "scheduler_core.plugins.volumezone",
+    names.POD_TOPOLOGY_SPREAD: "scheduler_core.plugins.podtopologyspread",
+    names.INTER_POD_AFFINITY: "scheduler_core.plugins.interpodaffinity",
+    names.DEFAULT_PREEMPTION: "scheduler_core.plugins.defaultpreemption",
+    names.DYNAMIC_RESOURCES: "scheduler_core.plugins.dynamicresources",
+    names.NODE_RESOURCES_BALANCED_ALLOCATION:
+        "scheduler_core.plugins.noderesources.balanced_allocation",
+    names.IMAGE_LOCALITY: "scheduler_core.plugins.imagelocality",
+    names.DEFAULT_BINDER: "scheduler_core.plugins.defaultbinder",
+}
+
+
+def in_tree_registry() -> Registry:
+    return Registry(IN_TREE)
+
+
+def default_registry(out_of_tree: dict[str, str] | None = None,
+                     entry_points_too: bool = True) -> Registry:
+    """The in-tree plugins, then installed entry points, then the given dotted paths."""
+    registry = in_tree_registry()
+    if entry_points_too:
+        registry.load_entry_points()
+    registry.merge(out_of_tree or {})
+    return registry
