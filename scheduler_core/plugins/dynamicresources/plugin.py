@@ -94,30 +94,32 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             return None, _unschedulable(str(exc))
         if not claims:
             return None, Status.skip()
-        to_allocate = 0
         for claim in claims:
-            status = claim.get("status") or {}
-            allocation = status.get("allocation")
-            if allocation is not None and not obj.can_be_reserved(claim) \
-                    and not obj.is_reserved_for_pod(pod.uid, claim):
-                return None, _unschedulable("resourceclaim in use")
-            s.available_on.append((allocation or {}).get("nodeSelector"))
-            s.allocation.append(None)
-            if allocation is not None:
-                continue
-            to_allocate += 1
-            if obj.claim_uid(claim) in self.in_flight:
-                return None, _unschedulable(f"resource claim {obj.claim_key(claim)} is in the "
-                                            "process of being allocated")
-            status = self._check_classes(claim)
+            status = self._pre_filter_claim(s, pod, claim)
             if status is not None:
                 return None, status
-        if to_allocate:
+        if self._to_allocate_of(claims):
             s.allocator = Allocator(classes=self._objects.device_classes,
                                     slices=self._objects.resource_slices,
                                     allocated=self._allocated_devices())
         s.claims = claims
         return None, None
+
+    def _pre_filter_claim(self, s: _State, pod, claim: dict) -> Status | None:
+        """An allocated claim must be reservable (its node selector goes to Filter); one to
+        allocate must not be in flight for another pod, and its classes must exist."""
+        allocation = (claim.get("status") or {}).get("allocation")
+        if allocation is not None and not obj.can_be_reserved(claim) \
+                and not obj.is_reserved_for_pod(pod.uid, claim):
+            return _unschedulable("resourceclaim in use")
+        s.available_on.append((allocation or {}).get("nodeSelector"))
+        s.allocation.append(None)
+        if allocation is not None:
+            return None
+        if obj.claim_uid(claim) in self.in_flight:
+            return _unschedulable(f"resource claim {obj.claim_key(claim)} is in the process "
+                                  "of being allocated")
+        return self._check_classes(claim)
 
     def _check_classes(self, claim: dict) -> Status | None:
         """validateDeviceClass for every request and subrequest: a missing class waits for a
@@ -156,7 +158,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                            selector, node_info.labels, node_info.name)]
         allocations = None
         if s.allocator is not None:
-            pending = self._to_allocate(s)
+            pending = self._to_allocate_of(s.claims)
             try:
                 allocations = s.allocator.allocate(node, pending)
             except AllocationError as exc:
@@ -171,8 +173,8 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         return None
 
     @staticmethod
-    def _to_allocate(s: _State) -> list[dict]:
-        return [c for c in s.claims if (c.get("status") or {}).get("allocation") is None]
+    def _to_allocate_of(claims: list[dict]) -> list[dict]:
+        return [c for c in claims if (c.get("status") or {}).get("allocation") is None]
 
     # --- PostFilter ------------------------------------------------------------------------
     def post_filter(self, state, pod, node_to_status):
@@ -200,7 +202,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         s = _state(state)
         if s is None:
             return Status.as_error(NOT_FOUND)
-        pending = self._to_allocate(s) if s.claims else []
+        pending = self._to_allocate_of(s.claims) if s.claims else []
         if not pending:
             return None
         allocations = s.node_allocations.get(node_name)
