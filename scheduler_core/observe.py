@@ -38,6 +38,15 @@ class CycleRecorder:
     def filter(self, node_name: str, trail: list) -> None:
         """trail: [(plugin, Status or None for Success)], stopping at the first rejection."""
 
+    def filter_many(self, plugins: list[str], node_names, stops, statuses) -> None:
+        """Many nodes' trails at once (the columns path): node i passed plugins[:stops[i]]
+        and, when statuses[i] is not None, was stopped by plugins[stops[i]]."""
+        for name, stop, status in zip(node_names, stops, statuses):
+            trail = [(plugin, None) for plugin in plugins[:stop]]
+            if status is not None:
+                trail.append((plugins[stop], status))
+            self.filter(name, trail)
+
     def extender_filter(self, node_name: str, plugin: str, status,
                         detail: dict | None = None) -> None:
         """An extender's verdict on a node that passed the Filter plugins: after its trail."""
@@ -162,9 +171,7 @@ class TraceRecorder(CycleRecorder):
         self._filter.add(tables.name_id(node_name),
                          tables.shape_id(tuple(p for p, _ in trail), last))
 
-    def filter_many(self, plugins: list[str], node_names, stops, statuses) -> None:
-        """Many nodes' trails at once: node i passed plugins[:stops[i]] and, when statuses[i]
-        is not None, was stopped by plugins[stops[i]] with that status."""
+    def filter_many(self, plugins, node_names, stops, statuses):
         tables, passed = self.tables, {}
         for name, stop, status in zip(node_names, stops, statuses):
             prefix = passed.get(stop)

@@ -465,12 +465,12 @@ class Scheduler:
         feasible = []
         nominator = self.queue.nominated_pods_for_node if self.queue.nominated else None
         cols = state.get(COLUMNS_KEY)
-        # On the columns when nothing asks for per-node detail: no recorder, no nominated pods
-        # to add, every node of the snapshot.
-        if cols is not None and rec is None and nominator is None and nodes is cols.node_infos:
-            feasible = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis)
-            if feasible is not None:
-                return feasible
+        # On the columns when no nominated pods are to be added and every node of the
+        # snapshot is searched.
+        if cols is not None and nominator is None and nodes is cols.node_infos:
+            found = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis, rec)
+            if found is not None:
+                return found
         run = fwk.run_filter_plugins_with_nominated_pods
         set_status = diagnosis.node_to_status.set
         for i in range(num_all):

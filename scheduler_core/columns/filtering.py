@@ -48,9 +48,10 @@ def first_rejections(verdicts, size: int) -> np.ndarray:
     return first
 
 
-def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis):
-    """The feasible node infos, the rejected ones recorded in diagnosis as the per-node loop
-    records them; None when no plugin has a vectorized Filter for this pod."""
+def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, rec=None):
+    """The feasible node infos, the rejected ones recorded in diagnosis (and each visited
+    node's trail shown to `rec`) as the per-node loop records them; None when no plugin has a
+    vectorized Filter for this pod."""
     verdicts = filter_verdicts(fwk, state, pod, cols)
     if verdicts is None:
         return None
@@ -60,11 +61,18 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis):
     if start:
         order = np.concatenate((order[start:], order[:start]))
     if all(v is not None for _, v, _ in verdicts):
-        rows, rejected = _search_vectorized(first, order, to_find)
+        visited, rows, rejected = _search_vectorized(first, order, to_find)
     else:
-        rows, rejected = _search_per_node(verdicts, first, order, to_find, state, pod, cols)
-    _record(verdicts, rejected, cols, diagnosis)
+        visited, rows, rejected = _search_per_node(verdicts, first, order, to_find, state, pod,
+                                                   cols)
+    statuses = _record(verdicts, rejected, cols, diagnosis)
     infos = cols.node_infos
+    if rec is not None:
+        stops = {row: index for row, index, _ in rejected}
+        rec.filter_many([name for name, _, _ in verdicts],
+                        [infos[row].name for row in visited],
+                        [stops.get(row, len(verdicts)) for row in visited],
+                        [statuses.get(row) for row in visited])
     feasible = [infos[row] for row in rows.tolist()]
     remember_rows(state, feasible, rows)
     return feasible
@@ -78,7 +86,8 @@ def _search_vectorized(first, order, to_find):
     stop = feasible_at[to_find - 1] + 1 if len(feasible_at) >= to_find else len(order)
     visited = order[:stop]
     rejected = visited[~passing[:stop]]
-    return visited[passing[:stop]], [(row, first[row], None) for row in rejected.tolist()]
+    return (visited.tolist(), visited[passing[:stop]],
+            [(row, first[row], None) for row in rejected.tolist()])
 
 
 def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
@@ -86,8 +95,9 @@ def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
     where no earlier vectorized plugin has rejected the node already."""
     slow = [(index, name, pl) for index, (name, verdict, pl) in enumerate(verdicts)
             if verdict is None]
-    infos, feasible, rejected = cols.node_infos, [], []
+    infos, feasible, rejected, visited = cols.node_infos, [], [], []
     for row in order.tolist():
+        visited.append(row)
         stop_at = first[row]
         found = None
         for index, name, pl in slow:
@@ -105,7 +115,7 @@ def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
                 break
         else:
             rejected.append(found)
-    return np.array(feasible, np.int64), rejected
+    return visited, np.array(feasible, np.int64), rejected
 
 
 def _as_filter_status(name: str, status: Status) -> Status:
@@ -119,16 +129,19 @@ def _as_filter_status(name: str, status: Status) -> Status:
     return status
 
 
-def _record(verdicts, rejected, cols, diagnosis) -> None:
+def _record(verdicts, rejected, cols, diagnosis) -> dict:
+    """Rejected nodes into the diagnosis; their statuses by row."""
     set_status = diagnosis.node_to_status.set
     infos = cols.node_infos
-    seen = set()
+    seen, statuses = set(), {}
     for row, index, status in rejected:
         name, verdict, _ = verdicts[index]
         if status is None:
             status = verdict.status(row, name)
+        statuses[row] = status
         set_status(infos[row].name, status)
         # Only the plugin and whether it is Pending count in the diagnosis: once each.
         if (index, status.code) not in seen:
             seen.add((index, status.code))
             diagnosis.add_plugin_status(status)
+    return statuses

@@ -1,0 +1,212 @@
+"""The trace's columnar store: a cycle's Filter trails and scores as small integer arrays over
+names interned once per trace, and the contract's indented JSON rendered from them.
+
+A Filter trail (the plugins a node passed and the one that stopped it, with its code and
+reasons) is interned as a "shape": at cluster scale a cycle has thousands of nodes but a handful
+of shapes. The text is what json.dumps(cycle, indent=2) prints, byte for byte, built from pieces
+rendered once per name and per shape instead of re-encoding every cycle.
+"""
+from __future__ import annotations
+
+import json
+from array import array
+
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def shift(text: str, depth: int) -> str:
+    """json.dumps(..., indent=2) text placed `depth` spaces deep."""
+    return text.replace("\n", "\n" + " " * depth) if depth else text
+
+
+def dump_at(value, depth: int) -> str:
+    return shift(json.dumps(value, indent=2), depth)
+
+
+def int_column(values) -> array | list:
+    """An int64 array when every value is a plain int in range, else the list itself."""
+    if all(type(v) is int and _INT64[0] <= v <= _INT64[1] for v in values):
+        return array("q", values)
+    return list(values)
+
+
+class Tables:
+    """Names and trail shapes interned for the cycles of one trace."""
+
+    def __init__(self):
+        self.names: list[str] = []
+        self.name_text: list[str] = []           # json.dumps(name)
+        self._name_ids: dict[str, int] = {}
+        self.shapes: list[tuple] = []            # (passed plugins, last entry or None)
+        self._shape_ids: dict[tuple, int] = {}
+        self._trail_text: dict[tuple[int, int], str] = {}
+
+    def name_id(self, name: str) -> int:
+        nid = self._name_ids.get(name)
+        if nid is None:
+            nid = self._name_ids[name] = len(self.names)
+            self.names.append(name)
+            self.name_text.append(json.dumps(name))
+        return nid
+
+    def shape_id(self, passed: tuple, last: tuple | None) -> int:
+        """last: (plugin, code label, reasons tuple) of the entry that ended the trail."""
+        key = (passed, last)
+        sid = self._shape_ids.get(key)
+        if sid is None:
+            sid = self._shape_ids[key] = len(self.shapes)
+            self.shapes.append(key)
+        return sid
+
+    def trail(self, sid: int) -> list[dict]:
+        passed, last = self.shapes[sid]
+        out = [{"plugin": p, "code": "Success", "reasons": []} for p in passed]
+        if last is not None:
+            out.append({"plugin": last[0], "code": last[1], "reasons": list(last[2])})
+        return out
+
+    def trail_text(self, sid: int, depth: int) -> str:
+        key = (sid, depth)
+        text = self._trail_text.get(key)
+        if text is None:
+            text = self._trail_text[key] = dump_at(self.trail(sid), depth)
+        return text
+
+
+def status_entry(plugin: str, status) -> tuple:
+    return (plugin, status.code.label, tuple(status.reasons))
+
+
+class FilterColumns:
+    """The `filter` map of one cycle: node ids and shape ids in the order nodes were first
+    evaluated (a node evaluated twice keeps its place and its last trail), plus the entries
+    extenders appended to some trails."""
+
+    __slots__ = ("extras", "names", "shapes")
+
+    def __init__(self):
+        self.names = array("i")
+        self.shapes = array("i")
+        self.extras: dict[int, list[dict]] = {}
+
+    def add(self, name_id: int, shape_id: int) -> None:
+        self.names.append(name_id)
+        self.shapes.append(shape_id)
+
+    def final(self) -> dict[int, int]:
+        """name id -> shape id, in first-evaluation order, last trail winning."""
+        out: dict[int, int] = {}
+        for nid, sid in zip(self.names, self.shapes):
+            out[nid] = sid
+        for nid in self.extras:
+            out.setdefault(nid, -1)  # an extender's verdict on a node no plugin filtered
+        return out
+
+    def to_dict(self, tables: Tables) -> dict:
+        out = {}
+        for nid, sid in self.final().items():
+            trail = tables.trail(sid) if sid >= 0 else []
+            out[tables.names[nid]] = trail + [dict(e) for e in self.extras.get(nid, ())]
+        return out
+
+    def text(self, tables: Tables, depth: int) -> str:
+        final = self.final()
+        if not final:
+            return "{}"
+        pad = " " * (depth + 2)
+        parts = []
+        for nid, sid in final.items():
+            extra = self.extras.get(nid)
+            if extra is None:
+                trail = tables.trail_text(sid, depth + 2)
+            else:
+                trail = dump_at((tables.trail(sid) if sid >= 0 else []) + extra, depth + 2)
+            parts.append(f"{pad}{tables.name_text[nid]}: {trail}")
+        return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
+
+
+class ScoreColumns:
+    """The `score` map of one cycle: per plugin its raw and normalized scores over the nodes
+    scored (node ids shared by the plugins that scored the same list)."""
+
+    __slots__ = ("_last_nodes", "plugins")
+
+    def __init__(self):
+        self.plugins: list[tuple] = []   # (plugin, weight, node ids, raw, normalized, detail)
+        self._last_nodes = (None, None)
+
+    def node_ids(self, tables: Tables, nodes) -> array:
+        source, ids = self._last_nodes
+        if source is not nodes:
+            ids = array("i", [tables.name_id(ni.name) for ni in nodes])
+            self._last_nodes = (nodes, ids)
+        return ids
+
+    def add(self, tables, plugin, nodes, raw, normalized, weight, detail) -> None:
+        entry = (plugin, weight, self.node_ids(tables, nodes), int_column(raw),
+                 int_column(normalized), detail)
+        # A plugin scoring again replaces its scores in place, as the dict it stands for would.
+        for i, existing in enumerate(self.plugins):
+            if existing[0] == plugin:
+                self.plugins[i] = entry
+                return
+        self.plugins.append(entry)
+
+    def to_dict(self, tables: Tables) -> dict:
+        out = {}
+        for plugin, weight, ids, raw, normalized, detail in self.plugins:
+            extra = {"detail": detail} if detail else {}
+            out[plugin] = {tables.names[i]: {"raw": r, "normalized": n, "weighted": n * weight,
+                                             **extra}
+                           for i, r, n in zip(ids, raw, normalized)}
+        return out
+
+    def text(self, tables: Tables, depth: int) -> str:
+        if not self.plugins:
+            return "{}"
+        pad = " " * (depth + 2)
+        parts = []
+        for plugin, weight, ids, raw, normalized, detail in self.plugins:
+            if detail or not isinstance(raw, array) or not isinstance(normalized, array):
+                body = dump_at({tables.names[i]: {"raw": r, "normalized": n,
+                                                  "weighted": n * weight,
+                                                  **({"detail": detail} if detail else {})}
+                                for i, r, n in zip(ids, raw, normalized)}, depth + 2)
+            else:
+                body = _node_scores_text(tables, ids, raw, normalized, weight, depth + 2)
+            parts.append(f"{pad}{json.dumps(plugin)}: {body}")
+        return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
+
+
+def _node_scores_text(tables, ids, raw, normalized, weight, depth) -> str:
+    if not ids:
+        return "{}"
+    p2, p4 = " " * (depth + 2), " " * (depth + 4)
+    names = tables.name_text
+    parts = [f'{p2}{names[i]}: {{\n{p4}"raw": {r},\n{p4}"normalized": {n},\n'
+             f'{p4}"weighted": {n * weight}\n{p2}}}'
+             for i, r, n in zip(ids, raw, normalized)]
+    return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
+
+
+class TotalColumns:
+    """The `totalScore` map of one cycle."""
+
+    __slots__ = ("ids", "totals")
+
+    def __init__(self, ids, totals):
+        self.ids = ids
+        self.totals = int_column(totals)
+
+    def to_dict(self, tables: Tables) -> dict:
+        return {tables.names[i]: t for i, t in zip(self.ids, self.totals)}
+
+    def text(self, tables: Tables, depth: int) -> str:
+        if not isinstance(self.totals, array):
+            return dump_at(self.to_dict(tables), depth)
+        if not self.ids:
+            return "{}"
+        pad = " " * (depth + 2)
+        names = tables.name_text
+        return ("{\n" + ",\n".join(f"{pad}{names[i]}: {t}" for i, t in zip(self.ids, self.totals))
+                + "\n" + " " * depth + "}")
