@@ -663,10 +663,6 @@ def run_export_json_chunks(*, run: Run) -> Iterator[str]:
     yield "]\n}\n" if first else "\n  ]\n}\n"
 
 
-def run_export_json(*, run: Run) -> str:
-    return "".join(run_export_json_chunks(run=run))
-
-
 def run_export_annotated(*, run: Run) -> str:
     """The run's pods as a v1 List, each scheduled pod carrying kube-scheduler-simulator's
     result annotations from its last scheduling cycle."""

@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass, field
 
 from .errors import ConfigError, duplicate, invalid, required
-from .framework.interfaces import EXTENSION_POINTS, MAX_NODE_SCORE, MAX_TOTAL_SCORE
+from .framework.interfaces import EXTENSION_POINTS
 from .framework.registry import Registry
 from .plugins import names
 from .plugins.registry import default_registry
@@ -366,12 +366,3 @@ def _validate_frameworks(cfg: Configuration, registry: Registry) -> list[str]:
             return [f'profiles[{i}]: different queue sort plugin args for profile '
                     f'"{profile.scheduler_name}"']
     return []
-
-
-def score_weight_overflows(weights: dict[str, int]) -> bool:
-    total = 0
-    for weight in weights.values():
-        if weight * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
-            return True
-        total += weight * MAX_NODE_SCORE
-    return False

@@ -61,10 +61,6 @@ class LabelSelector:
         return not self.nothing and not self.match_labels and not self.expressions
 
 
-def selector_from_set(labels: dict) -> LabelSelector:
-    return LabelSelector({"matchLabels": labels})
-
-
 def match_node_selector_term(term: dict, node_labels: dict, node_name: str) -> bool:
     """One NodeSelectorTerm: its expressions and fields ANDed; an empty term matches nothing."""
     exprs = term.get("matchExpressions") or []

@@ -89,9 +89,6 @@ class Status:
         return f"Status({self.code.label}, {self.reasons!r}, plugin={self.plugin!r})"
 
 
-SUCCESS = Status()
-
-
 def ok(status: "Status | None") -> bool:
     """A nil status is a success, as in Go."""
     return status is None or status.code == Code.SUCCESS
