@@ -7,6 +7,7 @@ import { renderCharts } from "./charts.js";
 import { $, clear, el, setStatus } from "./util.js";
 
 const PAUSED = ["paused", "created"];
+const MOVES_SHOWN = 40;
 
 class RunLife {
   constructor(root) {
@@ -38,7 +39,19 @@ class RunLife {
   }
 
   draw() {
-    if (this.timeline) renderCharts(this.charts, this.timeline, this.resource.value);
+    if (!this.timeline) return;
+    renderCharts(this.charts, this.timeline, this.resource.value);
+    this.drawMoves();
+  }
+
+  /** The latest queue moves, each with the event that caused it. */
+  drawMoves() {
+    const moves = this.timeline.queueMoves.slice(-MOVES_SHOWN).reverse();
+    const table = el("table.moves", el("caption", `Queue moves (latest ${moves.length} of ${this.timeline.queueMoves.length})`),
+      el("thead", el("tr", ["time", "pod", "to", "event"].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", moves.map((m) => el("tr", el("td", `${m.time}s`), el("td", m.pod),
+        el("td", m.queue), el("td", el("code", m.event))))));
+    this.charts.append(el("div.moves-wrap", table));
   }
 
   /** Marks sit at the cycle they followed, as a fraction of the slider's range. */

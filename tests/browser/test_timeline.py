@@ -58,6 +58,9 @@ def test_a_node_added_to_a_paused_run_schedules_the_pending_pod(page):
     page.click("#charts-refresh")
     expect(page.locator("#charts figure")).to_have_count(5)
     expect(page.locator("#history-marks .history-mark.step")).to_have_count(1)
+    moves = page.locator("table.moves tbody tr")
+    expect(moves.first).to_contain_text("default/second")
+    expect(moves.first).to_contain_text("NodeAdd")
     unstick_run_bar(page)
     page.locator("#run-life").screenshot(path=str(SCREENSHOTS / "run-add-node.png"))
 
