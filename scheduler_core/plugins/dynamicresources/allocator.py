@@ -285,30 +285,31 @@ class _Run:
         if len(self.results[c]) + data.num_devices - d > ALLOCATION_RESULTS_MAX_SIZE:
             return False
         if data.mode == "All":
-            device_id, device, s = data.all_devices[d]
-            undo = self._allocate_device(c, data, device_id, device, s, must=True)
-            if undo is None:
-                return False
-            if self._allocate_one(c, r, d + 1, alt):
-                return True
-            undo()
-            return False
+            # Every one of them is needed, in any order: only the next one is tried.
+            return self._try(c, r, d, alt, data, *data.all_devices[d], must=True)
+        return any(self._try(c, r, d, alt, data, device_id, device, s, must=False)
+                   for device_id, device, s in self._candidates(c, data))
+
+    def _candidates(self, c: int, data: _Request):
+        """Free devices of the usable pools that match the request's selectors, lazily."""
         for pool in self.pools:
             if pool.incomplete or pool.invalid:
                 continue
             for s in pool.slices:
                 for device in s["spec"].get("devices") or []:
                     device_id = (pool.driver, pool.name, device["name"])
-                    if self._in_use(device_id, c, data.admin):
-                        continue
-                    if not self._selectable(c, data, device, device_id, self.claims[c]):
-                        continue
-                    undo = self._allocate_device(c, data, device_id, device, s, must=False)
-                    if undo is None:
-                        continue
-                    if self._allocate_one(c, r, d + 1, alt):
-                        return True
-                    undo()
+                    if not self._in_use(device_id, c, data.admin) and self._selectable(
+                            c, data, device, device_id, self.claims[c]):
+                        yield device_id, device, s
+
+    def _try(self, c, r, d, alt, data, device_id, device, s, must: bool) -> bool:
+        """Take the device and go on with the next one; on a dead end, give it back."""
+        undo = self._allocate_device(c, data, device_id, device, s, must=must)
+        if undo is None:
+            return False
+        if self._allocate_one(c, r, d + 1, alt):
+            return True
+        undo()
         return False
 
     def _allocate_device(self, c: int, data: _Request, device_id, device, s, must: bool):
