@@ -11,19 +11,28 @@ quotas leave unused. PreFilter rejects a pod when
 
 A quota's used resources are the requests of its namespace's pods on nodes in this cycle's
 snapshot (bound and assumed ones), which is what the Go plugin's Reserve and its pod informer
-keep count of. Pods of namespaces without a quota are not limited. The quota-aware preemption
-of the Go plugin's PostFilter is not part of this port: DefaultPreemption still runs.
+keep count of. Pods of namespaces without a quota are not limited. PostFilter preempts with
+the quotas in mind (capacity_preemption.py); like the Go plugin, it is meant to replace
+DefaultPreemption at PostFilter.
 """
 from __future__ import annotations
 
-from ..framework.interfaces import EnqueueExtensions, PreFilterExtensions, PreFilterPlugin
+from ..framework.interfaces import (
+    EnqueueExtensions,
+    PostFilterPlugin,
+    PreFilterExtensions,
+    PreFilterPlugin,
+)
 from ..framework.status import Status
 from ..framework.types import Resource
+from ..plugins.defaultpreemption.preemption import Evaluator
 from ..quantity import QuantityError
+from .capacity_preemption import QuotaPreemptor
 
 NAME = "CapacityScheduling"
 KIND = "ElasticQuota"
 SNAPSHOT_KEY = NAME + "/ElasticQuotaSnapshot"
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 UPPER_BOUND_OF_MAX = 2**63 - 1   # math.MaxInt64: an unset max is no limit
 LOWER_BOUND_OF_MIN = 0
 
@@ -102,7 +111,21 @@ def _limit(spec: dict, field: str, bound: int, meta: dict) -> Resource:
                          f"field spec.{field}: {exc}") from exc
 
 
-class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, EnqueueExtensions):
+class PodRequests:
+    """PreFilterState: the pod's requests, alone and with the nominated pods that count
+    against its quota (in_eq) and against all quotas (in_all)."""
+
+    __slots__ = ("in_all", "in_eq", "pod")
+
+    def __init__(self, pod: Resource, in_eq: Resource, in_all: Resource):
+        self.pod, self.in_eq, self.in_all = pod, in_eq, in_all
+
+    def clone(self) -> PodRequests:
+        return self
+
+
+class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, PostFilterPlugin,
+                         EnqueueExtensions):
     NAME = NAME
 
     def __init__(self, handle):
@@ -117,6 +140,8 @@ class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, EnqueueExtensions
         state.write(SNAPSHOT_KEY, infos)
         eq = infos.get(pod.namespace)
         if eq is None:
+            state.write(PRE_FILTER_STATE_KEY, PodRequests(pod.requests, pod.requests,
+                                                          pod.requests))
             return None, None
         in_eq, in_all = pod.requests.clone(), pod.requests.clone()
         for p in self._nominated_pods(pod):
@@ -128,6 +153,7 @@ class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, EnqueueExtensions
                 in_all.add(p.requests)
             elif p.namespace != pod.namespace and not info.used_over_min():
                 in_all.add(p.requests)
+        state.write(PRE_FILTER_STATE_KEY, PodRequests(pod.requests, in_eq, in_all))
         if eq.used_over_max_with(in_eq):
             return None, Status.unschedulable(
                 f"Pod {pod.namespace}/{pod.name} is rejected in PreFilter because "
@@ -158,6 +184,11 @@ class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, EnqueueExtensions
         if info is not None:
             info.used.add(pod_to_remove.requests, -1)
         return None
+
+    def post_filter(self, state, pod, node_to_status):
+        preemptor = QuotaPreemptor(self.handle, state, lambda s: s.read(SNAPSHOT_KEY),
+                                   lambda s: s.read(PRE_FILTER_STATE_KEY))
+        return Evaluator(NAME, self.handle, preemptor).preempt(state, pod, node_to_status)
 
     def events_to_register(self) -> set[str]:
         # A deleted pod frees quota; a quota added, changed or removed changes the limits.

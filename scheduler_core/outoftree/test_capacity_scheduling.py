@@ -37,7 +37,10 @@ def run(tmp_path, *docs):
     trace = TraceObserver()
     scheduler = load_scheduler([str(path)], observer=trace, out_of_tree=OUT_OF_TREE)
     scheduler.run()
-    return {c["pod"]: c for c in trace.to_list()}
+    first = {}
+    for c in trace.to_list():
+        first.setdefault(c["pod"], c)
+    return first
 
 
 def pre_filter_entry(cycle):
@@ -130,18 +133,24 @@ def test_scalar_bounds():
     assert exceeds(res(0, gpu=1), Resource(), res(0), UPPER_BOUND_OF_MAX) is False
 
 
-def test_the_capacity_lesson_borrows_up_to_max_and_the_sum_of_mins():
+def test_the_capacity_lesson_borrows_and_a_guaranteed_quota_takes_it_back():
     from pathlib import Path
     lesson = Path(__file__).resolve().parents[2] / "fixtures" / "capacity-lesson.yaml"
     trace = TraceObserver()
     scheduler = load_scheduler([str(lesson)], observer=trace, out_of_tree=OUT_OF_TREE, seed=1)
     scheduler.run()
-    assert {k: bool(v) for k, v in scheduler.bindings.items()} == {
-        "team-a/a-1": True, "team-a/a-2": True, "team-a/a-3": True,
-        "team-a/a-4": False, "team-b/b-1": False}
-    cycles = {c["pod"]: c for c in trace.to_list()}
-    assert pre_filter_entry(cycles["team-a/a-4"])["reasons"] == [
+    cycles = trace.to_list()
+    first = {}
+    for c in cycles:
+        first.setdefault(c["pod"], c)
+    assert pre_filter_entry(first["team-a/a-4"])["reasons"] == [
         "Pod team-a/a-4 is rejected in PreFilter because ElasticQuota team-a is more than Max"]
-    assert pre_filter_entry(cycles["team-b/b-1"])["reasons"] == [
+    assert first["team-a/a-4"]["preemption"] is None
+    assert pre_filter_entry(first["team-b/b-1"])["reasons"] == [
         "Pod team-b/b-1 is rejected in PreFilter because total ElasticQuota used is more than "
         "min"]
+    assert first["team-b/b-1"]["postFilter"] == [
+        {"plugin": "CapacityScheduling", "code": "Success", "reasons": []}]
+    assert first["team-b/b-1"]["preemption"]["victims"] == ["team-a/a-2"]
+    assert [(c["time"], c["pod"], c["node"]) for c in cycles if c["outcome"] == "Bound"][-2:] == [
+        (30.0, "team-a/a-4", "node-1"), (30.0, "team-b/b-1", "node-1")]
