@@ -154,3 +154,43 @@ def test_the_capacity_lesson_borrows_and_a_guaranteed_quota_takes_it_back():
     assert first["team-b/b-1"]["preemption"]["victims"] == ["team-a/a-2"]
     assert [(c["time"], c["pod"], c["node"]) for c in cycles if c["outcome"] == "Bound"][-2:] == [
         (30.0, "team-a/a-4", "node-1"), (30.0, "team-b/b-1", "node-1")]
+
+
+# TestPostFilter: node-a holds 150 bytes of memory, full with three 50-byte pods (priority 100);
+# the preemptor t1-p1 (ns1, priority 1000) asks for 50 more.
+POST_FILTER_CONFIG = {
+    "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+    "profiles": [{"plugins": {
+        "multiPoint": {"enabled": [{"name": "CapacityScheduling"}]},
+        "postFilter": {"enabled": [{"name": "CapacityScheduling"}], "disabled": [{"name": "*"}]}}}]}
+
+
+def existing(name, namespace):
+    return make_pod(name, namespace=namespace, node_name="node-a", memory="50", priority=100)
+
+
+@pytest.mark.parametrize("quotas, victims", [
+    pytest.param([quota("ns1", 50, 200), quota("ns2", 200, 200)], [["ns1/t1-p2"]],
+                 id="in-namespace preemption: ns1 passes its min, so it evicts its own pod"),
+    pytest.param([quota("ns1", 150, 200), quota("ns2", 50, 200)],
+                 [["ns2/t1-p3"], ["ns2/t1-p4"]],
+                 id="cross-namespace preemption: ns1 within its min reclaims from ns2"),
+    pytest.param([], [["ns1/t1-p2"], ["ns2/t1-p3"], ["ns2/t1-p4"]],
+                 id="without elasticQuotas: plain preemption by priority"),
+])
+def test_post_filter(tmp_path, quotas, victims):
+    node = make_node("node-a", memory="150")
+    path = tmp_path / "in.yaml"
+    path.write_text(yaml.safe_dump_all([
+        node, POST_FILTER_CONFIG, *quotas, existing("t1-p2", "ns1"), existing("t1-p3", "ns2"),
+        existing("t1-p4", "ns2"),
+        make_pod("t1-p1", namespace="ns1", memory="50", priority=1000)]))
+    trace = TraceObserver()
+    scheduler = load_scheduler([str(path)], observer=trace, out_of_tree=OUT_OF_TREE)
+    scheduler.run()
+    cycle = trace.to_list()[0]
+    assert cycle["postFilter"] == [{"plugin": "CapacityScheduling", "code": "Success",
+                                    "reasons": []}]
+    assert cycle["preemption"]["nominatedNode"] == "node-a"
+    assert cycle["preemption"]["victims"] in victims
+    assert scheduler.bindings["ns1/t1-p1"] == "node-a"
