@@ -11,6 +11,7 @@ from ...framework.interfaces import EnqueueExtensions, FilterPlugin, PreFilterPl
 from ...framework.status import Status
 from .. import names
 from ..volumebinding import storage as st
+from . import queueing_hints
 
 NAME = names.VOLUME_ZONE
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -111,6 +112,9 @@ class VolumeZone(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
         # UpdateNodeTaint, PersistentVolumeClaim/Add|Update, PersistentVolume/Add|Update.
         return {"StorageClassAdd", "NodeAdd", "NodeUpdate", "PvcAdd", "PvcUpdate", "PvAdd",
                 "PvUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_volume_zone(TOPOLOGY_LABELS)
 
 
 def new(args: dict, handle) -> VolumeZone:
