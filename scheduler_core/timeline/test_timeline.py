@@ -296,3 +296,17 @@ def test_a_statefulset_pod_comes_back_under_its_name(tmp_path):
     assert [(m["time"], m["event"]) for m in recreated][-1] == (40.0, "PodAdd")
     events = [(e["time"], e["pod"], e["event"]) for e in life.to_json()["podEvents"]]
     assert (100.0, "default/db-1", "scaled down") in events
+
+
+def test_a_new_deployment_template_makes_a_new_replicaset_and_retires_the_old(tmp_path):
+    changed = deployment("web", 2)
+    changed["spec"]["template"]["metadata"]["labels"]["version"] = "2"
+    result = run(tmp_path, node("a", cpu="8"), deployment("web", 2), timeline(
+        {"at": 10, "action": "Update", "object": changed}))
+    life = result.scheduler.life
+    sets = life.manager.of_kind("ReplicaSet")
+    assert [s["spec"]["replicas"] for s in sets] == [0, 2]
+    assert sets[0]["metadata"]["name"] != sets[1]["metadata"]["name"]
+    running = [p for p in life.informer.pods.values() if not p.terminating]
+    assert len(running) == 2 and all(p.labels["version"] == "2" for p in running)
+    assert all(p.node_name == "a" for p in running)
