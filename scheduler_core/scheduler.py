@@ -28,6 +28,7 @@ from .framework.registry import Registry
 from .framework.runtime import Framework
 from .framework.status import Code, Status
 from .loader import Cluster
+from .plugins.dynamicresources.objects import release_claims
 from .plugins.registry import default_registry
 from .queue import (
     MAX_UNSCHEDULABLE_STAY,
@@ -272,6 +273,14 @@ class Scheduler:
         self.event_cause = event
         self.queue.move_all_to_active_or_backoff(ClusterEvent(event, old, new), only=only)
         self.event_cause = ""
+        if event == "AssignedPodDelete" and pod is not None:
+            self._release_claims(pod)
+
+    def _release_claims(self, pod) -> None:
+        """kube-controller-manager's resourceclaim controller reacting to the deletion: the
+        claims it updates reach the queue as ResourceClaimUpdate events."""
+        for old_claim, claim in release_claims(self.cluster.objects, pod.obj):
+            self.cluster_event("ResourceClaimUpdate", old=old_claim, new=claim)
 
     def _concerned_by_assigned_pod(self, added):
         """AssignedPodAdded's getUnschedulablePodsWithCrossTopologyTerm: a newly bound pod can

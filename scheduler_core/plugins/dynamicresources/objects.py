@@ -283,6 +283,27 @@ def create_template_claims(objects, pod: dict) -> None:
             {"name": pod_claim["name"], "resourceClaimName": name})
 
 
+def release_claims(objects, pod: dict) -> list[tuple[dict, dict]]:
+    """The controller once a pod is gone: it leaves every claim's reservedFor, a claim nobody
+    reserves any more is deallocated, and one made for the pod from a template goes with it
+    (garbage collection). The (old, new) claims it updated, for the scheduler's informer."""
+    uid, changes = pod_uid(pod), []
+    for key, claim in list(objects.resource_claims.items()):
+        if not is_reserved_for_pod(uid, claim):
+            continue
+        old = copy.deepcopy(claim)
+        status = claim["status"]
+        status["reservedFor"] = [r for r in status["reservedFor"] if r.get("uid") != uid]
+        if not status["reservedFor"]:
+            for field in ("reservedFor", "allocation", "devices"):
+                status.pop(field, None)
+        changes.append((old, claim))
+        if any(ref.get("controller") and ref.get("uid") == uid
+               for ref in claim["metadata"].get("ownerReferences") or []):
+            del objects.resource_claims[key]
+    return changes
+
+
 # --- resourceclaim helpers ------------------------------------------------------------------
 
 def pod_uid(pod: dict) -> str:

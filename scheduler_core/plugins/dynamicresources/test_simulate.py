@@ -174,3 +174,24 @@ def test_a_subrequest_cannot_ask_for_admin_access(tmp_path):
     assert done.returncode == 2
     assert "ResourceClaim default/c: field spec.devices.requests[0].firstAvailable[0]." \
            "adminAccess: Forbidden" in done.stderr
+
+
+def test_a_deleted_pod_gives_its_device_back_and_the_waiting_pod_binds(tmp_path):
+    # One GPU; a and b each get a claim from the template. b waits until a is gone (deleted at
+    # t=60, gone after its 30s grace period): the resourceclaim controller drops a's claim,
+    # and that ResourceClaimUpdate moves b, which binds at t=90.
+    template = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+                "metadata": {"name": "one-gpu", "namespace": "default"},
+                "spec": {"spec": {"devices": {"requests": [request("gpu", "gpu")]}}}}
+    timeline = {"apiVersion": "playground.k8s.local/v1", "kind": "Timeline",
+                "metadata": {"name": "a-goes"},
+                "spec": {"steps": [{"at": 60, "action": "Delete", "kind": "Pod", "name": "a",
+                                    "namespace": "default"}]}}
+    path = write(tmp_path, make_node("node-1"), device_class("gpu"),
+                 resource_slice("s", "node-1", "node-1", "gpu.example.com", device("gpu-0")),
+                 template, pod_with("a", resourceClaimTemplateName="one-gpu"),
+                 pod_with("b", resourceClaimTemplateName="one-gpu"), timeline)
+    out = json.loads(simulate(path, "--output", "json", "--seed", "1").stdout)
+    assert [(c["pod"], c["time"], c["outcome"]) for c in out["cycles"]] == [
+        ("default/a", 0.0, "Bound"), ("default/b", 0.0, "Unschedulable"),
+        ("default/b", 90.0, "Bound")]
