@@ -1,4 +1,7 @@
+"""Fixtures shared by the web app's tests (builders are in tests/helpers.py)."""
 import pytest
+
+from tests.helpers import make_user
 
 
 @pytest.fixture
@@ -7,3 +10,13 @@ def embedded_mode(settings):
     settings.PLAYGROUND_TASK_MODE = "embedded"
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     return settings
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")

@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from playground import run_executor, run_sessions
 from playground.consumers import ACCESS_WITHDRAWN, CLOSE_REFUSED
 from playground.models import Cluster
-from tests.runs_support import make_user, new_run
+from tests.helpers import make_user, new_run
 from tests.test_consumer_runs import TIMEOUT, Socket, headers
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -19,7 +19,7 @@ from playground import run_executor, run_sessions, runs, selectors
 from playground.asgi import application
 from playground.consumers import FRAME_LIMIT, RunConsumer
 from playground.models import CycleRecord, Run
-from tests.runs_support import big_cluster_yaml, make_user, new_run, reference
+from tests.helpers import big_cluster_yaml, new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,16 +31,6 @@ def _embedded(embedded_mode):
     run_sessions.sessions.clear()
     yield
     run_sessions.sessions.clear()
-
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
 
 
 @pytest.fixture

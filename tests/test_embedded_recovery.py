@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from playground import apps, run_sessions, runs
 from playground.models import Run
-from tests.runs_support import make_user, new_run, reference
+from tests.helpers import make_user, new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

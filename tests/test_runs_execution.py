@@ -23,8 +23,7 @@ from playground.services import InvalidInput
 from scheduler_core.session import RunSession
 from scheduler_core.tasks import run_advance
 from scheduler_core.tasks import run_reset as run_reset_task
-from tests.helpers import ROOT, clean_env
-from tests.runs_support import make_user, new_run, reference
+from tests.helpers import ROOT, clean_env, new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,16 +33,6 @@ def _fresh_cache(embedded_mode):
     run_sessions.sessions.clear()
     yield
     run_sessions.sessions.clear()
-
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
 
 
 @pytest.fixture
@@ -395,7 +384,7 @@ def commit(run_id, *args):
     commits.append(run_id)
     return real_commit(run_id, *args)
 run_executor._commit_chunk = commit
-from tests.runs_support import make_user, new_run
+from tests.helpers import make_user, new_run
 alice = make_user("alice")
 started = [new_run(alice, "gpu-cluster.yaml", seed=3, name="a"),
            new_run(alice, "gpu-cluster.yaml", seed=7, name="b"),

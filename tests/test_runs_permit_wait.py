@@ -15,7 +15,7 @@ import pytest
 from playground import run_sessions, runs, tasking
 from playground.consumers import RunConsumer
 from playground.models import CycleRecord
-from tests.runs_support import make_user, new_run, reference
+from tests.helpers import new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,11 +25,6 @@ def _fresh_cache(embedded_mode):
     run_sessions.sessions.clear()
     yield
     run_sessions.sessions.clear()
-
-
-@pytest.fixture
-def alice():
-    return make_user("alice")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ import copy
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from playground import services
@@ -45,16 +44,6 @@ def finish_run(run: Run) -> list[dict]:
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def alice(db):
-    return User.objects.create_user("alice", password="alice-password-1")
-
-
-@pytest.fixture
-def bob(db):
-    return User.objects.create_user("bob", password="bob-password-1")
 
 
 @pytest.fixture

@@ -32,8 +32,7 @@ from playground.asgi import application
 from playground.consumers import FRAME_LIMIT
 from playground.models import CycleRecord, Run
 from scheduler_core.simulate import simulate
-from tests.helpers import ROOT
-from tests.runs_support import FIXTURES, big_cluster_yaml, import_cluster, make_user
+from tests.helpers import FIXTURES, ROOT, big_cluster_yaml, import_cluster, make_user
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

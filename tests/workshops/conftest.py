@@ -10,7 +10,7 @@ from playground import run_sessions
 from playground.workshops import services
 from playground.workshops.models import Sandbox
 from tests.api.conftest import finish_run, import_fixture
-from tests.runs_support import make_user
+from tests.helpers import make_user
 
 
 @pytest.fixture(autouse=True)

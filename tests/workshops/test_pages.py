@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from playground.workshops import services
 from playground.workshops.models import Attendee
-from tests.runs_support import make_user
+from tests.helpers import make_user
 
 
 def join(client, code, name="Ana"):

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from playground.asgi import application
 from playground.workshops import services
 from playground.workshops.models import Attendee
-from tests.runs_support import make_user
+from tests.helpers import make_user
 from tests.test_consumer_runs import Socket, headers
 from tests.workshops.conftest import joined
 
