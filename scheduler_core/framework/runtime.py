@@ -333,7 +333,7 @@ class Framework:
             result, status = pl.post_filter(state, pod, node_to_status)
             status = status or Status()
             if rec is not None:
-                rec.point("postFilter", pl.name(), status)
+                rec.point("postFilter", pl.name(), status, detail=_describe(pl, state))
             if status.is_success():
                 return result, status.with_plugin(pl.name())
             if status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:

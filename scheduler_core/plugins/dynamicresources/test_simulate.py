@@ -143,6 +143,8 @@ def test_postfilter_deallocates_a_claim_stuck_on_an_unusable_node_and_the_pod_re
         "0/2 nodes are available: 1 node(s) were unschedulable, 1 resourceclaim not available "
         "on the node. deallocation of ResourceClaim completed, preemption: 0/2 nodes are "
         "available: 2 Preemption is not helpful for scheduling.")
+    assert first["postFilter"][0]["detail"] == {"claims": [{"claim": "default/stale",
+                                                            "deallocated": True}]}
     assert (second["outcome"], second["node"]) == ("Bound", "node-1")
     (event,) = next(e for e in second["reserve"] if e["plugin"] == "DynamicResources")[
         "detail"]["claims"]
