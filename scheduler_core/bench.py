@@ -12,13 +12,14 @@ Each measurement runs in a fresh interpreter (so one run's memory does not count
 reports the CPU time of the run to the end of the queue, the measured pods bound per second of
 it, the Go floor (scheduler_perf's threshold for the workload) with the ratio to it, and the
 process's peak resident memory. Every size runs twice: without per-node detail (the
-`--output summary` path) and with the JSON trace (whose time includes encoding it to JSON).
+`--output summary` path) and with the trace in its compact in-memory form; a traced run also
+reports the trace's size per cycle and, apart, the CPU time of rendering it as the contract's
+JSON.
 
 A workload is a builder registered in WORKLOADS: `builder(nodes, pods) -> Workload`.
 """
 from __future__ import annotations
 
-import io
 import resource
 import sys
 import time
@@ -245,6 +246,13 @@ def _configuration(profile: str, wl: Workload) -> dict | None:
                 "enabled": [{"name": n} for n in enabled], "disabled": [{"name": "*"}]}}}]}
 
 
+class _Discard:
+    """A sink for the rendered JSON: rendering is measured, keeping the text is not."""
+
+    def write(self, text: str) -> None:
+        pass
+
+
 def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool,
             timings: bool = False) -> dict:
     """Build the workload and schedule it to the end; run in a fresh interpreter."""
@@ -260,18 +268,23 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
     timer = PluginTimer(sched.frameworks.values()) if timings else None
     start = time.process_time()
     sched.run()
-    if trace is not None:
-        trace.write_json(io.StringIO(), {"bindings": sched.bindings})
     seconds = time.process_time() - start
+    trace_kib = render_seconds = None
+    if trace is not None:
+        trace_kib = sum(c.nbytes() for c in trace.cycles) / max(len(trace.cycles), 1) / 1024
+        start = time.process_time()
+        trace.write_json(_Discard(), {"bindings": sched.bindings})
+        render_seconds = time.process_time() - start
     measured = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in wl.pending}
     bound = sum(1 for key, node in sched.bindings.items() if node and key in measured)
     # ru_maxrss is in KiB on Linux.
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rate = bound / seconds if seconds else 0.0
     return {"workload": name, "profile": profile, "nodes": nodes, "pods": len(wl.pending),
-            "bound": bound, "trace": "json" if observe else "off", "seconds": seconds,
+            "bound": bound, "trace": "on" if observe else "off", "seconds": seconds,
             "pods_per_second": rate, "peak_mib": peak_mib, "floor": wl.floor,
-            "ratio": rate / wl.floor if wl.floor else None,
+            "ratio": rate / wl.floor if wl.floor else None, "trace_kib": trace_kib,
+            "render_seconds": render_seconds,
             "timings": timer.table() if timer else None}
 
 
@@ -284,9 +297,10 @@ def _measure_isolated(*args) -> dict:
 COLUMNS = [("workload", "<34", "{}"), ("profile", "<8", "{}"), ("nodes", ">6", "{}"),
            ("pods", ">6", "{}"), ("bound", ">6", "{}"), ("trace", "<5", "{}"),
            ("seconds", ">8", "{:.2f}"), ("pods/s", ">8", "{:.1f}"), ("peak MiB", ">8", "{:.1f}"),
-           ("Go floor", ">8", "{}"), ("ratio", ">6", "{}")]
+           ("Go floor", ">8", "{}"), ("ratio", ">6", "{}"), ("KiB/cycle", ">9", "{}"),
+           ("JSON s", ">7", "{}")]
 KEYS = ["workload", "profile", "nodes", "pods", "bound", "trace", "seconds", "pods_per_second",
-        "peak_mib", "floor", "ratio"]
+        "peak_mib", "floor", "ratio", "trace_kib", "render_seconds"]
 
 
 def format_row(values: list) -> str:
@@ -301,6 +315,9 @@ def row(result: dict) -> str:
     values = dict(result)
     values["floor"] = f"{result['floor']:g}" if result.get("floor") else "-"
     values["ratio"] = f"{result['ratio']:.2f}x" if result.get("ratio") else "-"
+    values["trace_kib"] = "-" if result.get("trace_kib") is None else f"{result['trace_kib']:.1f}"
+    values["render_seconds"] = ("-" if result.get("render_seconds") is None
+                                else f"{result['render_seconds']:.2f}")
     return format_row([fmt.format(values[key]) for (_, _, fmt), key in zip(COLUMNS, KEYS)])
 
 

@@ -6,6 +6,7 @@ runtime; with no observer the recorder is None and nothing is recorded.
 from __future__ import annotations
 
 import json
+from array import array
 
 from .tracecols import (
     FilterColumns,
@@ -38,14 +39,15 @@ class CycleRecorder:
     def filter(self, node_name: str, trail: list) -> None:
         """trail: [(plugin, Status or None for Success)], stopping at the first rejection."""
 
-    def filter_many(self, plugins: list[str], node_names, stops, statuses) -> None:
-        """Many nodes' trails at once (the columns path): node i passed plugins[:stops[i]]
-        and, when statuses[i] is not None, was stopped by plugins[stops[i]]."""
-        for name, stop, status in zip(node_names, stops, statuses):
+    def filter_many(self, plugins: list[str], names, rows, stops, statuses: dict) -> None:
+        """Many nodes' trails at once (the columns path), in visiting order: the node
+        names[rows[i]] passed plugins[:stops[i]] and, when its row is in statuses, was
+        stopped by plugins[stops[i]] with that status."""
+        for row, stop in zip(rows, stops):
             trail = [(plugin, None) for plugin in plugins[:stop]]
-            if status is not None:
-                trail.append((plugins[stop], status))
-            self.filter(name, trail)
+            if row in statuses:
+                trail.append((plugins[stop], statuses[row]))
+            self.filter(names[row], trail)
 
     def extender_filter(self, node_name: str, plugin: str, status,
                         detail: dict | None = None) -> None:
@@ -171,14 +173,22 @@ class TraceRecorder(CycleRecorder):
         self._filter.add(tables.name_id(node_name),
                          tables.shape_id(tuple(p for p, _ in trail), last))
 
-    def filter_many(self, plugins, node_names, stops, statuses):
-        tables, passed = self.tables, {}
-        for name, stop, status in zip(node_names, stops, statuses):
-            prefix = passed.get(stop)
-            if prefix is None:
-                prefix = passed[stop] = tuple(plugins[:stop])
-            last = None if status is None else status_entry(plugins[stop], status)
-            self._filter.add(tables.name_id(name), tables.shape_id(prefix, last))
+    def filter_many(self, plugins, names, rows, stops, statuses):
+        tables = self.tables
+        ids = tables.ids_of([names[row] for row in rows])
+        # Nodes that passed all share one shape; each rejection's shape is interned.
+        passed_all = tables.shape_id(tuple(plugins), None)
+        shapes = array("i", [passed_all]) * len(rows)
+        if statuses:
+            prefixes = {}
+            for i, (row, stop) in enumerate(zip(rows, stops)):
+                status = statuses.get(row)
+                if status is not None:
+                    prefix = prefixes.get(stop)
+                    if prefix is None:
+                        prefix = prefixes[stop] = tuple(plugins[:stop])
+                    shapes[i] = tables.shape_id(prefix, status_entry(plugins[stop], status))
+        self._filter.extend(ids, shapes)
 
     def extender_filter(self, node_name, plugin, status, detail=None):
         nid = self.tables.name_id(node_name)
@@ -198,6 +208,13 @@ class TraceRecorder(CycleRecorder):
 
     def finish(self, outcome, node, message, time):
         self._data.update(outcome=outcome, node=node, message=message)
+
+    def nbytes(self) -> int:
+        """About what the cycle holds: its columns' buffers and its other parts as compact
+        JSON (the names and shapes it shares with the other cycles of the trace not counted)."""
+        return (self._filter.nbytes() + self._score.nbytes()
+                + (self._totals.nbytes() if self._totals else 0)
+                + len(json.dumps(self._data, separators=(",", ":"))))
 
     def pretty(self, indent: int) -> str:
         """The cycle as json.dumps(..., indent=2) prints it `indent` spaces deep in a document."""

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 from array import array
 
-_INT64 = (-(2**63), 2**63 - 1)
-
 
 def shift(text: str, depth: int) -> str:
     """json.dumps(..., indent=2) text placed `depth` spaces deep."""
@@ -23,10 +21,24 @@ def dump_at(value, depth: int) -> str:
     return shift(json.dumps(value, indent=2), depth)
 
 
+def column_bytes(values) -> int:
+    return values.itemsize * len(values) if isinstance(values, array) else 8 * len(values)
+
+
+_TYPECODES = (("b", 2**7), ("h", 2**15), ("i", 2**31), ("q", 2**63))
+
+
 def int_column(values) -> array | list:
-    """An int64 array when every value is a plain int in range, else the list itself."""
-    if all(type(v) is int and _INT64[0] <= v <= _INT64[1] for v in values):
-        return array("q", values)
+    """The smallest signed integer array that holds the values when they are all plain ints
+    in int64's range, else the list itself."""
+    if not values:
+        return array("b")
+    if not set(map(type, values)) <= {int}:  # bools and floats print differently
+        return list(values)
+    low, high = min(values), max(values)
+    for code, bound in _TYPECODES:
+        if -bound <= low and high < bound:
+            return array(code, values)
     return list(values)
 
 
@@ -48,6 +60,14 @@ class Tables:
             self.names.append(name)
             self.name_text.append(json.dumps(name))
         return nid
+
+    def ids_of(self, names) -> array:
+        """name_id of each name, as an int32 array."""
+        get = self._name_ids.get
+        ids = [get(name) for name in names]
+        if None in ids:
+            ids = [self.name_id(name) for name in names]
+        return array("i", ids)
 
     def shape_id(self, passed: tuple, last: tuple | None) -> int:
         """last: (plugin, code label, reasons tuple) of the entry that ended the trail."""
@@ -93,6 +113,14 @@ class FilterColumns:
         self.names.append(name_id)
         self.shapes.append(shape_id)
 
+    def extend(self, name_ids: array, shape_ids: array) -> None:
+        self.names.extend(name_ids)
+        self.shapes.extend(shape_ids)
+
+    def nbytes(self) -> int:
+        return column_bytes(self.names) + column_bytes(self.shapes) + sum(
+            len(json.dumps(e)) for entries in self.extras.values() for e in entries)
+
     def final(self) -> dict[int, int]:
         """name id -> shape id, in first-evaluation order, last trail winning."""
         out: dict[int, int] = {}
@@ -135,10 +163,19 @@ class ScoreColumns:
         self.plugins: list[tuple] = []   # (plugin, weight, node ids, raw, normalized, detail)
         self._last_nodes = (None, None)
 
+    def nbytes(self) -> int:
+        seen, total = set(), 0
+        for _, _, ids, raw, normalized, _ in self.plugins:
+            if id(ids) not in seen:
+                seen.add(id(ids))
+                total += column_bytes(ids)
+            total += column_bytes(raw) + column_bytes(normalized)
+        return total
+
     def node_ids(self, tables: Tables, nodes) -> array:
         source, ids = self._last_nodes
         if source is not nodes:
-            ids = array("i", [tables.name_id(ni.name) for ni in nodes])
+            ids = tables.ids_of([ni.name for ni in nodes])
             self._last_nodes = (nodes, ids)
         return ids
 
@@ -197,6 +234,9 @@ class TotalColumns:
     def __init__(self, ids, totals):
         self.ids = ids
         self.totals = int_column(totals)
+
+    def nbytes(self) -> int:
+        return column_bytes(self.totals)  # the ids are the scores' own
 
     def to_dict(self, tables: Tables) -> dict:
         return {tables.names[i]: t for i, t in zip(self.ids, self.totals)}

@@ -68,11 +68,11 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
     statuses = _record(verdicts, rejected, cols, diagnosis)
     infos = cols.node_infos
     if rec is not None:
-        stops = {row: index for row, index, _ in rejected}
-        rec.filter_many([name for name, _, _ in verdicts],
-                        [infos[row].name for row in visited],
-                        [stops.get(row, len(verdicts)) for row in visited],
-                        [statuses.get(row) for row in visited])
+        stops = np.full(size, len(verdicts), np.int32)
+        for row, index, _ in rejected:
+            stops[row] = index
+        rec.filter_many([name for name, _, _ in verdicts], cols.names, visited,
+                        stops[visited].tolist(), statuses)
     feasible = [infos[row] for row in rows.tolist()]
     remember_rows(state, feasible, rows)
     return feasible

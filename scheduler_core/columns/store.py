@@ -24,6 +24,7 @@ class NodeColumns:
     def __init__(self, node_infos: list[NodeInfo], position: dict[str, int]):
         self.node_infos = node_infos          # the snapshot's own list, kept in step
         self.position = position
+        self.names = [ni.name for ni in node_infos]   # a row's node keeps its name
         n = self.size = len(node_infos)
         self.allocatable = np.zeros((n, 4), np.int64)   # cpu, memory, ephemeral, pods
         self.requested = np.zeros((n, 3), np.int64)     # cpu, memory, ephemeral

@@ -32,7 +32,7 @@ def test_odd_names_reasons_extenders_and_repeated_nodes_render_exactly():
     rec.filter("n\u00e9\"1", [("A", None), ("B", rejected)])
     rec.filter("n2", [("A", None), ("B", None)])
     rec.filter("n\u00e9\"1", [("A", None)])        # evaluated again: keeps its place
-    rec.filter_many(["A", "B"], ["n4", "n5"], [2, 1], [None, rejected])
+    rec.filter_many(["A", "B"], ["n0", "n5", "n4"], [2, 1], [2, 1], {1: rejected})
     # Extenders filter after the plugins, also nodes no plugin filtered.
     rec.extender_filter("n2", "extender:http://x", Status(Code.UNSCHEDULABLE, "no"))
     rec.extender_filter("n3", "extender:http://x", Status())
