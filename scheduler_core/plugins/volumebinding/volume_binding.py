@@ -31,6 +31,7 @@ from ..helper import (
     go_div,
     validate_function_shape,
 )
+from . import queueing_hints
 from . import storage as st
 from .binder import PodVolumeClaims, VolumeBinder
 
@@ -252,6 +253,9 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
                 "PvUpdate", "NodeAdd", "NodeUpdate", "CSINodeAdd", "CSINodeUpdate",
                 "CSIDriverAdd", "CSIDriverUpdate", "CSIStorageCapacityAdd",
                 "CSIStorageCapacityUpdate"}
+
+    def queueing_hints(self) -> dict:
+        return queueing_hints.for_volume_binding(self)
 
 
 def _go_shape(shape) -> str:
