@@ -8,8 +8,7 @@ import pytest
 import yaml
 
 from scheduler_core.testing import make_node, make_pod
-
-from .helpers import configuration, profile
+from scheduler_core.testing.fakes import configuration, profile
 
 ROOT = Path(__file__).resolve().parents[2]
 CYCLE_KEYS = ["index", "time", "pod", "profile", "outcome", "node", "message", "preFilter",

@@ -5,8 +5,7 @@ import pytest
 from scheduler_core.config import POINTS, PluginRef, PluginSet, Profile, parse_configuration
 from scheduler_core.errors import ConfigError
 from scheduler_core.framework.runtime import FrameworkError, expand_plugins
-
-from .helpers import configuration, fake, profile, registry
+from scheduler_core.testing.fakes import configuration, fake, profile, registry
 
 
 def errors_of(raw, *plugins):

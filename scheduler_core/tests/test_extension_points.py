@@ -5,8 +5,7 @@ import pytest
 from scheduler_core.framework.interfaces import PostFilterResult, PreFilterResult
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.testing import make_node, make_pod
-
-from .helpers import fake, run
+from scheduler_core.testing.fakes import fake, run
 
 NODES = [make_node("n1"), make_node("n2"), make_node("n3")]
 POD = make_pod("p")

@@ -5,8 +5,7 @@ import pytest
 from scheduler_core.framework.diagnosis import Diagnosis, FitError
 from scheduler_core.framework.status import Status
 from scheduler_core.testing import make_node, make_pod
-
-from .helpers import fake, run
+from scheduler_core.testing.fakes import fake, run
 
 PREFILTER_MSG = "Node(s) failed PreFilter plugin FalsePreFilter"
 POSTFILTER_MSG = "Error running PostFilter plugin FailedPostFilter"

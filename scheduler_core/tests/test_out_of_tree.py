@@ -16,8 +16,7 @@ from scheduler_core.loader import Cluster
 from scheduler_core.plugins.registry import IN_TREE, default_registry
 from scheduler_core.scheduler import Scheduler
 from scheduler_core.testing import make_node, make_pod
-
-from .helpers import configuration, profile
+from scheduler_core.testing.fakes import configuration, profile
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = "scheduler_core.examples.node_label_scorer"

@@ -4,8 +4,7 @@ import pytest
 from scheduler_core.framework.status import Status
 from scheduler_core.queue import SchedulingQueue
 from scheduler_core.testing import make_node, make_pod, pod_info
-
-from .helpers import configuration, fake, profile, run
+from scheduler_core.testing.fakes import configuration, fake, profile, run
 
 NODES = [make_node("n1"), make_node("n2")]
 

@@ -7,8 +7,7 @@ from scheduler_core.framework.status import Status
 from scheduler_core.loader import Cluster
 from scheduler_core.scheduler import Scheduler, go_duration
 from scheduler_core.testing import make_node, make_pod, pod_info
-
-from .helpers import configuration, fake, profile, registry
+from scheduler_core.testing.fakes import configuration, fake, profile, registry
 
 
 @pytest.mark.parametrize("global_pct,profile_pct,num_all,want", [

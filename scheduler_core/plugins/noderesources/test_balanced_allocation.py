@@ -7,7 +7,7 @@ from scheduler_core.errors import ConfigError
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.plugins.noderesources import balanced_allocation as ba
-from scheduler_core.plugins.noderesources._testing import make_node, scores, st_pod
+from scheduler_core.testing.noderesources import make_node, scores, st_pod
 
 GPU = "nvidia.com/gpu"
 DEFAULT_SET = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]

@@ -8,7 +8,7 @@ from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.framework.types import PodInfo
 from scheduler_core.plugins.noderesources import fit
-from scheduler_core.plugins.noderesources._testing import (
+from scheduler_core.testing.noderesources import (
     DEFAULT_RESOURCES,
     EXTENDED_A,
     EXTENDED_B,

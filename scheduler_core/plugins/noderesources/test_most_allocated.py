@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from scheduler_core.framework.status import Code
-from scheduler_core.plugins.noderesources._testing import (
+from scheduler_core.testing.noderesources import (
     DEFAULT_RESOURCES,
     EXTENDED_RES,
     EXTENDED_RESOURCE_SET,
@@ -17,7 +17,7 @@ from scheduler_core.plugins.noderesources._testing import (
     strategy_plugin,
     unconfigured_scores,
 )
-from scheduler_core.plugins.noderesources._testing import cap_nodes as nodes
+from scheduler_core.testing.noderesources import cap_nodes as nodes
 
 CASES = [
     pytest.param(st_pod(), nodes(cap(4000, 10000), cap(4000, 10000)), [], DEFAULT_RESOURCES,

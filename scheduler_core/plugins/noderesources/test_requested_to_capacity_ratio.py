@@ -5,7 +5,7 @@ import pytest
 
 from scheduler_core.plugins.helper import build_broken_linear_function
 from scheduler_core.plugins.noderesources import fit
-from scheduler_core.plugins.noderesources._testing import (
+from scheduler_core.testing.noderesources import (
     DEFAULT_RESOURCES,
     TWO_REQS,
     make_node,

@@ -9,7 +9,8 @@ from scheduler_core.framework.types import NodeInfo
 from scheduler_core.plugins.nodevolumelimits import new
 from scheduler_core.plugins.nodevolumelimits.csi import ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED
 from scheduler_core.plugins.volumebinding import storage as st
-from scheduler_core.plugins.volumebinding.builders import (
+from scheduler_core.testing import make_node, pod_info
+from scheduler_core.testing.volumebinding import (
     csinode,
     ephemeral_volume,
     handle,
@@ -18,7 +19,6 @@ from scheduler_core.plugins.volumebinding.builders import (
     pvc,
     storage_class,
 )
-from scheduler_core.testing import make_node, pod_info
 
 EBS, GCE = "ebs.csi.aws.com", "pd.csi.storage.gke.io"
 EBS_IN_TREE, HOSTPATH_IN_TREE = "kubernetes.io/aws-ebs", "kubernetes.io/hostpath"

@@ -6,11 +6,26 @@ where the gate makes no difference to their result.
 """
 import pytest
 
+from scheduler_core.testing.podtopologyspread import (
+    BAR,
+    DNS,
+    FOO,
+    HONOR,
+    IGNORE,
+    SA,
+    TAINTS,
+    ep,
+    pod,
+    sc,
+    service,
+    setup,
+    zn,
+)
+from scheduler_core.testing.podtopologyspread import node as mk_node
+
 from ...framework.cycle_state import CycleState
 from ...framework.status import Code
 from ...labels import LabelSelector
-from ._testutil import BAR, DNS, FOO, HONOR, IGNORE, SA, TAINTS, ep, pod, sc, service, setup, zn
-from ._testutil import node as mk_node
 from .common import selector_key
 from .filtering import MAX_INT32, PRE_FILTER_STATE_KEY
 
@@ -305,7 +320,7 @@ PRE_FILTER_STATE_CASES = [
 @pytest.mark.parametrize("incoming, nodes, existing, defaults, objs, want",
                          PRE_FILTER_STATE_CASES)
 def test_pre_filter_state(incoming, nodes, existing, defaults, objs, want):
-    from ._testutil import objects
+    from scheduler_core.testing.podtopologyspread import objects
     args = {"defaultingType": "List", "defaultConstraints": defaults or []}
     pl, snapshot = setup(nodes, existing, args, objects(Service=objs or []))
     state = CycleState()

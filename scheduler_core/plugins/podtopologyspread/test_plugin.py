@@ -2,12 +2,7 @@
 and apis/config/validation's TestValidatePodTopologySpreadArgs."""
 import pytest
 
-from ...framework.cycle_state import CycleState
-from ...framework.status import Code
-from ...labels import LabelSelector
-from ...validation import is_qualified_name
-from . import default_args, new, validate_args
-from ._testutil import (
+from scheduler_core.testing.podtopologyspread import (
     BAR,
     DNS,
     FOO,
@@ -24,6 +19,12 @@ from ._testutil import (
     setup,
     zn,
 )
+
+from ...framework.cycle_state import CycleState
+from ...framework.status import Code
+from ...labels import LabelSelector
+from ...validation import is_qualified_name
+from . import default_args, new, validate_args
 from .common import default_selector, selector_key
 from .plugin import QUEUE, QUEUE_SKIP, SYSTEM_DEFAULT_CONSTRAINTS
 

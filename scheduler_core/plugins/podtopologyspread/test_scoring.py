@@ -4,12 +4,7 @@ Feature gates are those of v1.31+ (node inclusion policies and matchLabelKeys on
 """
 import pytest
 
-from ...framework.cycle_state import CycleState
-from ...framework.interfaces import NodeScore
-from ...framework.status import Code
-from ...labels import LabelSelector
-from ...testing import normalized_scores
-from ._testutil import (
+from scheduler_core.testing.podtopologyspread import (
     BAR,
     DNS,
     FOO,
@@ -29,6 +24,12 @@ from ._testutil import (
     service,
     setup,
 )
+
+from ...framework.cycle_state import CycleState
+from ...framework.interfaces import NodeScore
+from ...framework.status import Code
+from ...labels import LabelSelector
+from ...testing import normalized_scores
 from .common import selector_key
 from .scoring import PRE_SCORE_STATE_KEY, go_round, topology_normalizing_weight
 

@@ -14,7 +14,8 @@ from scheduler_core.plugins.volumebinding.binder import (
     PodVolumes,
     VolumeBinder,
 )
-from scheduler_core.plugins.volumebinding.builders import (
+from scheduler_core.testing import make_node
+from scheduler_core.testing.volumebinding import (
     csinode,
     ephemeral_volume,
     handle,
@@ -23,7 +24,6 @@ from scheduler_core.plugins.volumebinding.builders import (
     pvc,
     storage_class,
 )
-from scheduler_core.testing import make_node
 
 NODE_KEY = "nodeKey"
 PROVISIONER = "test-provisioner"

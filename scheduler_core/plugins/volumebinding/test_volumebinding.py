@@ -13,7 +13,12 @@ from scheduler_core.plugins.volumebinding.binder import (
     ERR_REASON_NODE_CONFLICT,
     ERR_REASON_PV_NOT_EXIST,
 )
-from scheduler_core.plugins.volumebinding.builders import (
+from scheduler_core.plugins.volumebinding.volume_binding import (
+    DECISIONS_KEY,
+    ERR_UNBOUND_IMMEDIATE,
+    build_scorer,
+)
+from scheduler_core.testing.volumebinding import (
     HOSTNAME,
     ephemeral_volume,
     handle,
@@ -22,11 +27,6 @@ from scheduler_core.plugins.volumebinding.builders import (
     pv,
     pvc,
     storage_class,
-)
-from scheduler_core.plugins.volumebinding.volume_binding import (
-    DECISIONS_KEY,
-    ERR_UNBOUND_IMMEDIATE,
-    build_scorer,
 )
 
 IMMEDIATE_SC = storage_class("immediate-sc", "Immediate")

@@ -4,12 +4,12 @@ import pytest
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.status import Status
 from scheduler_core.framework.types import NodeInfo
-from scheduler_core.plugins.volumebinding.builders import handle, node, pod, pvc
 from scheduler_core.plugins.volumerestrictions import new
 from scheduler_core.plugins.volumerestrictions.volume_restrictions import (
     ERR_REASON_DISK_CONFLICT,
     ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT,
 )
+from scheduler_core.testing.volumebinding import handle, node, pod, pvc
 
 SKIP = Status.skip()
 DISK_CONFLICT = Status.unschedulable(ERR_REASON_DISK_CONFLICT)

@@ -6,10 +6,10 @@ from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.status import Status
 from scheduler_core.framework.types import NodeInfo
 from scheduler_core.plugins.volumebinding import storage as st
-from scheduler_core.plugins.volumebinding.builders import handle, pod, pv, pvc, storage_class
 from scheduler_core.plugins.volumezone import new
 from scheduler_core.plugins.volumezone.volume_zone import ERR_REASON_CONFLICT
 from scheduler_core.testing import make_node
+from scheduler_core.testing.volumebinding import handle, pod, pv, pvc, storage_class
 
 SKIP = Status.skip()
 CONFLICT = Status.unresolvable(ERR_REASON_CONFLICT)

@@ -1,10 +1,10 @@
 """Builders for the PodTopologySpread tests, shaped like kube-scheduler's st.MakePod/MakeNode."""
 from __future__ import annotations
 
-from ...framework.handle import ClusterObjects, FakeHandle
-from ...framework.snapshot import Snapshot
-from ...testing import make_node, make_pod, pod_info
-from . import default_args, new
+from ..framework.handle import ClusterObjects, FakeHandle
+from ..framework.snapshot import Snapshot
+from ..plugins.podtopologyspread import default_args, new
+from . import make_node, make_pod, pod_info
 
 DNS = "DoNotSchedule"
 SA = "ScheduleAnyway"

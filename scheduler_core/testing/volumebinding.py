@@ -1,10 +1,10 @@
 """Manifest builders for the volume plugins' tests (the makePV/makePVC helpers of Go's tests)."""
 from __future__ import annotations
 
-from ...framework.handle import ClusterObjects, FakeHandle
-from ...framework.snapshot import Snapshot
-from ...testing import make_node, make_pod, pod_info
-from . import storage as st
+from ..framework.handle import ClusterObjects, FakeHandle
+from ..framework.snapshot import Snapshot
+from ..plugins.volumebinding import storage as st
+from . import make_node, make_pod, pod_info
 
 HOSTNAME = "kubernetes.io/hostname"
 

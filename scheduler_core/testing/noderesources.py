@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from ... import testing
-from ...errors import ConfigError
-from ...framework.cycle_state import CycleState
-from ...framework.snapshot import Snapshot
-from ...framework.status import Status
-from ...framework.types import NodeInfo, PodInfo
-from . import fit
+from .. import testing
+from ..errors import ConfigError
+from ..framework.cycle_state import CycleState
+from ..framework.snapshot import Snapshot
+from ..framework.status import Status
+from ..framework.types import NodeInfo, PodInfo
+from ..plugins.noderesources import fit
 
 EXTENDED_A = "example.com/aaa"
 EXTENDED_B = "example.com/bbb"

@@ -1,8 +1,13 @@
-"""Builders for tests: Node and Pod manifests in a line, and PodInfos from them; and a Score run."""
+"""The engine's test builders: Node and Pod manifests in a line, PodInfos from them, a Score run.
+
+The submodules hold the rest, one home for every engine test: fakes (in-test plugins and a
+one-call scheduler run), and the builders shaped like kube-scheduler's own test helpers for
+noderesources, podtopologyspread and volumebinding.
+"""
 from __future__ import annotations
 
-from .framework.interfaces import NodeScore
-from .framework.types import PodInfo
+from ..framework.interfaces import NodeScore
+from ..framework.types import PodInfo
 
 
 def make_node(name: str, cpu="4", memory="32Gi", pods="110", labels=None, taints=None,
