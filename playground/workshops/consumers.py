@@ -36,6 +36,8 @@ from playground.workshops import events, selectors, services
 from playground.workshops.conceal import Concealer
 from playground.workshops.models import Prediction
 
+MEMBERSHIP_RECHECK = 5.0  # seconds
+
 
 class WorkshopConsumer(RunConsumer):
     async def connect(self):
@@ -57,6 +59,7 @@ class WorkshopConsumer(RunConsumer):
         # RunConsumer.connect's state, without its access check (membership is ours).
         self.run_id = None
         self.withdrawn = False
+        self.checked = self.clock()  # membership was checked at connect
         self.can_control = False
         self.seq = 0
         self.cycle_mark = None
@@ -80,16 +83,21 @@ class WorkshopConsumer(RunConsumer):
 
     async def still_allowed(self) -> bool:
         """Membership, not the run's visibility, is what lets an attendee watch: checked again
-        on every event, as the run stream checks access (an attendee removed, a workshop
-        deleted: the stream closes)."""
+        as the run stream checks access (an attendee removed, a workshop deleted: the stream
+        closes), at most every MEMBERSHIP_RECHECK seconds: a room of 40 checking on every
+        step would queue 40 queries on the one database thread before the frame goes out."""
         if self.withdrawn:
             return False
+        now = self.clock()
+        if now - self.checked < MEMBERSHIP_RECHECK:
+            return True
         if not await database_sync_to_async(_still_member)(self.scope.get("user"),
                                                             self.workshop_id):
             self.withdrawn = True
             self.batcher.clear()
             await self.close(code=CLOSE_REFUSED, reason="you are no longer in this workshop")
             return False
+        self.checked = now
         return True
 
     async def disconnect(self, code):

@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from playground.asgi import application
+from playground.workshops import consumers as workshop_consumers
 from playground.workshops import services
 from playground.workshops.models import Attendee
 from tests.helpers import make_user
@@ -215,7 +216,9 @@ def test_viewers_of_a_reset_run_see_a_notice(room, trainer_user):
     assert after["run"]["cycle_count"] == 0
 
 
-def test_an_attendee_removed_from_the_workshop_is_closed_out(room, trainer_user):
+def test_an_attendee_removed_from_the_workshop_is_closed_out(room, monkeypatch):
+    # Membership is rechecked at most every few seconds; here on the next event.
+    monkeypatch.setattr(workshop_consumers, "MEMBERSHIP_RECHECK", 0.0)
     workshop, ana, _ = room
     h_ana = headers(ana)
 
