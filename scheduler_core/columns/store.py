@@ -14,6 +14,8 @@ from ..framework.types import NodeInfo
 # Integer columns stay exact in int64 only while products with 100 (the score range) fit.
 SAFE_LIMIT = 2**56
 CPU, MEMORY, EPHEMERAL, PODS = range(4)
+# Counts of matching pods kept per (namespace, selector); each costs a recount per changed row.
+MAX_POD_COUNTS = 64
 
 
 def _taint_signature(taints: list) -> tuple:
@@ -38,6 +40,7 @@ class NodeColumns:
         self._scalars: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._label_classes: dict[tuple, tuple[np.ndarray, list[dict]]] = {}
         self._images: dict[str, tuple[np.ndarray, int]] = {}
+        self._pod_counts: dict[tuple, tuple[np.ndarray, object]] = {}
         for row, ni in enumerate(node_infos):
             self.update_row(row, ni, ni)
 
@@ -59,6 +62,8 @@ class NodeColumns:
         self.taint_group[row] = self._taint_id(ni.taints)
         for name, (alloc_col, used_col) in self._scalars.items():
             alloc_col[row], used_col[row] = self._scalar_values(ni, name)
+        for counts, count in self._pod_counts.values():
+            counts[row] = count(ni)
         if old.labels is not ni.labels and old.labels != ni.labels:
             self._label_classes.clear()
         if old.image_states is not ni.image_states:
@@ -109,6 +114,17 @@ class NodeColumns:
                 out[row] = cid
             cached = self._label_classes[keys] = (out, reps)
         return cached
+
+    def pod_counts(self, key: tuple, count) -> np.ndarray:
+        """count(node_info) for every row, kept up to date as rows change: for the counts of
+        matching pods PodTopologySpread sums per domain. `key` names what count counts."""
+        cached = self._pod_counts.get(key)
+        if cached is None:
+            if len(self._pod_counts) >= MAX_POD_COUNTS:
+                self._pod_counts.clear()
+            counts = np.array([count(ni) for ni in self.node_infos], np.int64).reshape(self.size)
+            cached = self._pod_counts[key] = (counts, count)
+        return cached[0]
 
     def image(self, name: str) -> tuple[np.ndarray, int]:
         """(size of the image on each node or 0, how many nodes hold it)."""

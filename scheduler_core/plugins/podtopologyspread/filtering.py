@@ -1,6 +1,8 @@
 """PreFilter, AddPod, RemovePod and Filter: hard constraints (podtopologyspread/filtering.go)."""
 from __future__ import annotations
 
+from ...columns import COLUMNS_KEY
+from ...columns.verdict import Verdict
 from ...framework.cycle_state import CycleState, StateData
 from ...framework.interfaces import FilterPlugin, PreFilterExtensions, PreFilterPlugin
 from ...framework.status import Status
@@ -13,6 +15,7 @@ from .common import (
     nodes_with_all_topology_keys,
     required_node_affinity,
 )
+from .vector import domain_counts, filter_verdict
 
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 MAX_INT32 = 2**31 - 1
@@ -102,7 +105,7 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
 
     def pre_filter(self, state: CycleState, pod, nodes):
         try:
-            s = self.cal_pre_filter_state(pod, nodes)
+            s = self.cal_pre_filter_state(pod, nodes, state.get(COLUMNS_KEY))
         except SelectorError as exc:
             return None, Status.as_error(ValueError(f"get constraints from pod: {exc}"))
         if not s.constraints:
@@ -147,13 +150,21 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
             counts[value] = counts.get(value, 0) + delta
             s.critical_paths[i].update(value, counts[value])
 
-    def cal_pre_filter_state(self, pod, all_nodes) -> PreFilterState:
-        """How the pods matching each hard constraint spread over its topology domains."""
+    def cal_pre_filter_state(self, pod, all_nodes, cols=None) -> PreFilterState:
+        """How the pods matching each hard constraint spread over its topology domains.
+
+        With the snapshot's columns (and no inclusion policy to apply node by node) the
+        per-domain counts come from per-node counts the columns keep up to date.
+        """
         constraints = self.get_constraints(pod)
         if not constraints:
             return PreFilterState()
-        counts: list[dict[str, int]] = [{} for _ in constraints]
         affinity = required_node_affinity(pod)
+        if cols is not None and all_nodes is cols.node_infos \
+                and not any(c.honors_policies(affinity) for c in constraints):
+            return self._state_from(pod, constraints,
+                                    domain_counts(cols, constraints, pod.namespace, self.counter))
+        counts: list[dict[str, int]] = [{} for _ in constraints]
         # Only nodes holding every topology key take part in spreading.
         eligible = nodes_with_all_topology_keys(all_nodes, constraints)
         for c, tp_counts in zip(constraints, counts):
@@ -165,6 +176,10 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
             for node_info, n in zip(nodes, self.counter.count_all(nodes, c, pod.namespace)):
                 value = node_info.labels[key]
                 tp_counts[value] = tp_counts.get(value, 0) + n
+        return self._state_from(pod, constraints, counts)
+
+    @staticmethod
+    def _state_from(pod, constraints, counts) -> PreFilterState:
         paths = []
         for tp_counts in counts:
             p = CriticalPaths()
@@ -173,6 +188,14 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
             paths.append(p)
         self_match = [1 if c.selector.matches(pod.labels) else 0 for c in constraints]
         return PreFilterState(constraints, paths, counts, self_match)
+
+    def filter_vector(self, state: CycleState, pod, cols) -> Verdict | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return None  # the per-node Filter reports the missing state
+        if not s.constraints:
+            return Verdict.uniform(cols.size, None)
+        return filter_verdict(s, cols)
 
     def filter(self, state: CycleState, pod, node_info):
         try:
