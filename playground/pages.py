@@ -1,4 +1,4 @@
-"""The browser pages (issue 8) and the few JSON helpers only they need.
+"""The browser pages and the few JSON helpers only they need.
 
 Pages are Django templates that load plain ES modules from frontend/js/; every piece of data
 they show comes from the REST API, the run websocket, or the helpers below. The helpers are

@@ -256,7 +256,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# --- Data limits (issue 6): bigger imports are refused with 413 ------------------------
+# --- Data limits: bigger imports are refused with 413 ------------------------
 
 PLAYGROUND_MAX_NODES = env_int("PLAYGROUND_MAX_NODES", 10_000, minimum=1)
 PLAYGROUND_MAX_PODS = env_int("PLAYGROUND_MAX_PODS", 100_000, minimum=1)
@@ -264,7 +264,7 @@ PLAYGROUND_MAX_UPLOAD_BYTES = env_int("PLAYGROUND_MAX_UPLOAD_BYTES", 50 * 1024 *
 # Form fields and non-streamed bodies may be as large as an upload (plus envelope).
 DATA_UPLOAD_MAX_MEMORY_SIZE = PLAYGROUND_MAX_UPLOAD_BYTES + (1 << 20)
 
-# --- Per-user quotas (issue 20): checked by playground.services, refused with 403 ----------
+# --- Per-user quotas: checked by playground.services, refused with 403 ----------
 # PLAYGROUND_MAX_NODES above is the nodes-per-cluster quota.
 
 PLAYGROUND_QUOTA_CLUSTERS = env_int("PLAYGROUND_QUOTA_CLUSTERS", 100, minimum=1)

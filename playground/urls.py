@@ -27,11 +27,11 @@ urlpatterns = [
     path("api/auth/login/", throttle_sign_in(auth_views.LoginView.as_view(
         template_name="rest_framework/login.html")), name="api-login"),
     path("api/auth/", include("rest_framework.urls")),
-    # REST API: clusters, objects, profiles, runs, plugins (issue 6).
+    # REST API: clusters, objects, profiles, runs, plugins.
     path("api/", include("playground.api.urls")),
     re_path(r"^api/", errors.api_not_found),
-    # Sign-in, join and workshop pages (issue 16).
+    # Sign-in, join and workshop pages.
     path("", include("playground.workshops.pages")),
-    # Browser pages and their JSON helpers (issue 8).
+    # Browser pages and their JSON helpers.
     path("", include("playground.pages")),
 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Browser figures of the run view at 500 and 5,000 nodes (issue 21's targets).
+"""Browser figures of the run view at 500 and 5,000 nodes (the view's targets).
 
     .venv/bin/python scripts/bench_run_view.py [--cycles 10] [--large 5000]
 

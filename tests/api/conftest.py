@@ -1,4 +1,4 @@
-"""Users, clients and clusters for the data layer's tests (issue 6)."""
+"""Users, clients and clusters for the data layer's tests."""
 
 import copy
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Every hostile input of issue 20 against the API: a clear JSON 4xx naming the field, nothing
+"""Every hostile input we know of against the API: a clear JSON 4xx naming the field, nothing
 stored, never a 500, a traceback or a hang."""
 
 import json

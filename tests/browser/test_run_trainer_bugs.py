@@ -1,4 +1,4 @@
-"""What a trainer tripped over in the run view (issue 21), one test each: stray "null"s, a
+"""What a trainer tripped over in the run view, one test each: stray "null"s, a
 squeezed queue item, a long extender verdict, weight 0, keys lost to focused controls, pods
 waiting on Permit, the time of a Permit timeout, the cycle counters, ImageLocality's ×1, the
 favicon, and ReDoc's logo."""
