@@ -143,7 +143,7 @@ def test_500_nodes_stepping_history_and_why(page):
     run = api_post(page, "/api/runs/", {"cluster": cluster_id(page, "scale-500"), "seed": 5})
     sizes = watch_frames(page)
     page.goto(f"/runs/{run['id']}/")
-    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("#conn")).to_have_text("live", timeout=30_000)
     expect(page.locator("#nodes-grid .node")).to_have_count(500, timeout=30_000)
     step_cycles(page, 4)
     expect(page.locator("#history-label")).to_have_text(re.compile(r"^cycle #3 of #0–#3 .*latest$"))

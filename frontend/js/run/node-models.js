@@ -22,10 +22,14 @@ function taintMark(m) {
   return `taint ${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}${more ? ` +${more}` : ""}`;
 }
 
-/** Verdicts per node; while a run streams by only the selected node (the rest would flicker). */
+/** Verdicts per node. While a run streams by, only the selected node (the rest would
+ *  flicker); for a cycle known by its summary only (its trace is on the way), the same: a
+ *  summary has counts, not per-node verdicts. */
 function verdictsAt(cycle, cursor, names, running) {
-  if (!running) return nodeVerdicts(cycle, cursor, names);
-  return new Map(cycle && cycle.node ? [[cycle.node, { cls: "selected", text: "★ selected", title: `Selected for ${cycle.pod}` }]] : []);
+  const summary = Boolean(cycle && cycle.filter && "feasible" in cycle.filter);
+  if (!running && !summary) return nodeVerdicts(cycle, cursor, names);
+  const shown = cycle && cycle.node && cursor >= POINT_INDEX.reserve;
+  return new Map(shown ? [[cycle.node, { cls: "selected", text: "★ selected", title: `Selected for ${cycle.pod}` }]] : []);
 }
 
 function podChip(p, ctx) {

@@ -41,14 +41,20 @@ function chips(pods) {
   return shown.join("");
 }
 
-function cardHtml(vm) {
+/** A card's parts, each redrawn only when its own markup changed: stepping a cycle changes
+ *  every card's verdict but the usage and pods of one node only. */
+function cardParts(vm) {
   const v = vm.verdict || {};
   const score = v.score !== undefined ? ` <span class="score">${esc(v.score)}</span>` : "";
-  return `<header><span class="name">${esc(vm.name)}</span><span class="verdict">${esc(v.text || "")}${score}</span></header>`
-    + `<div class="marks">${esc(vm.marks || "")}</div>`
-    + `<div class="res">${resourceRows(vm.resources)}</div>`
-    + `<div class="pods">${chips(vm.pods || [])}</div>`;
+  return [
+    `<span class="name">${esc(vm.name)}</span><span class="verdict">${esc(v.text || "")}${score}</span>`,
+    esc(vm.marks || ""),
+    resourceRows(vm.resources),
+    chips(vm.pods || []),
+  ];
 }
+
+const PART_TAGS = [["header", ""], ["div", "marks"], ["div", "res"], ["div", "pods"]];
 
 export class NodeGrid {
   constructor(container, { onSelect } = {}) {
@@ -99,7 +105,13 @@ export class NodeGrid {
         el.tabIndex = 0;
         el.setAttribute("role", "listitem");
         el.dataset.name = vm.name;
-        entry = { el, cls: null, hidden: null, title: null, label: null, html: null };
+        const parts = PART_TAGS.map(([tag, cls]) => {
+          const part = document.createElement(tag);
+          if (cls) part.className = cls;
+          el.append(part);
+          return part;
+        });
+        entry = { el, parts, html: PART_TAGS.map(() => null), cls: null, hidden: null, title: null, label: null };
         this.cards.set(vm.name, entry);
       }
       // Keep DOM order equal to model order without moving cards that are already placed.
@@ -110,7 +122,7 @@ export class NodeGrid {
       const hidden = this.filter && !vm.search.includes(this.filter);
       const v = vm.verdict || {};
       const cls = `node${v.cls ? ` ${v.cls}` : ""}${vm.unschedulable ? " unschedulable" : ""}${this.focus === vm.name ? " focus" : ""}`;
-      const html = cardHtml(vm);
+      const html = cardParts(vm);
       // Touch only what changed: a new class alone does not rebuild the card's contents.
       if (entry.cls !== cls) entry.el.className = entry.cls = cls;
       if (entry.hidden !== Boolean(hidden)) entry.el.hidden = entry.hidden = Boolean(hidden);
@@ -120,7 +132,9 @@ export class NodeGrid {
         entry.label = label;
         entry.el.setAttribute("aria-label", label);
       }
-      if (entry.html !== html) entry.el.innerHTML = entry.html = html;
+      html.forEach((markup, k) => {
+        if (entry.html[k] !== markup) entry.parts[k].innerHTML = entry.html[k] = markup;
+      });
     }
     for (const [name, entry] of this.cards) {
       if (!seen.has(name)) {

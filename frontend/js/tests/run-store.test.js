@@ -83,3 +83,11 @@ test("a pod waiting on Permit does not look bound", () => {
   assert.equal(n1.pods[0].cls, "waiting");
   assert.match(n1.pods[0].title, /waiting on Permit/);
 });
+
+test("a cycle known by its summary marks only the selected node (no per-node verdicts yet)", () => {
+  const s = store();
+  s.takeSummary({ index: 0, time: 0, pod: "d/p", outcome: "Bound", node: "n2", filter: { feasible: 2, rejected: {} } });
+  const models = nodeModels(s, s.cycle(0));
+  assert.equal(models[0].verdict, undefined);
+  assert.equal(models[1].verdict.cls, "selected");
+});
