@@ -20,8 +20,7 @@ import websockets
 from asgiref.sync import async_to_sync, sync_to_async
 
 from playground.workshops import services
-from tests.helpers import ROOT
-from tests.runs_support import import_cluster, make_user
+from tests.helpers import ROOT, import_cluster, make_user
 from tests.services.test_runs_services import database_url, session_cookie, workers  # noqa: F401
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
