@@ -21,7 +21,7 @@ from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
 from playground.models import CycleRecord
-from playground.selectors import clusters_visible_to, runs_visible_to
+from playground.selectors import clusters_visible_to, profile_label, runs_visible_to
 from playground.services import cluster_manifests, out_of_tree_plugins
 from scheduler_core.build import build_scheduler
 from scheduler_core.config import parse_configuration
@@ -35,8 +35,9 @@ from scheduler_core.session import node_usage
 
 # The app's own sign-in page (playground.workshops.pages.SignInView).
 LOGIN_URL = "/login/"
-# The compare view runs the engine twice inside the request: keep it to workshop sizes.
-COMPARE_MAX_NODES = 1000
+# The compare view runs the engine twice inside the request, without a trace (the path of
+# `simulate --output summary`): 5,000 nodes is what a workshop cluster reaches.
+COMPARE_MAX_NODES = 5000
 COMPARE_MAX_PODS = 3000
 DEFAULT_GRACE_PERIOD = 30.0
 
@@ -263,6 +264,53 @@ def compare(request, pk: int):
     return JsonResponse({"seed": seed, **results})
 
 
+def _run_usage(objects: dict, bindings: dict) -> dict:
+    """Each node's cpu, memory and pod count as [requested, allocatable] under `bindings`."""
+    usage = {name: {key: [0, node["allocatable"].get(key, 0)] for key in ("cpu", "memory", "pods")}
+             for name, node in objects["nodes"].items()}
+    for pod, node in bindings.items():
+        if node in usage:
+            requests = objects["pods"].get(pod, {}).get("requests", {})
+            usage[node]["cpu"][0] += requests.get("cpu", 0)
+            usage[node]["memory"][0] += requests.get("memory", 0)
+            usage[node]["pods"][0] += 1
+    return usage
+
+
+def _run_side(run) -> dict:
+    """A stored run where it stands: its bindings, why the others wait, the nodes' usage."""
+    objects = describe_objects(run.documents)
+    bindings = {key: pod["node"] for key, pod in objects["pods"].items()}
+    bindings.update((run.result or {}).get("bindings") or {})
+    waiting = [pod for pod, node in bindings.items() if not node]
+    # The last message of each waiting pod's cycles: later rows overwrite earlier ones.
+    pending = dict(CycleRecord.objects.filter(run=run, pod__in=waiting).exclude(message="")
+                   .order_by("index").values_list("pod", "message"))
+    return {"bindings": bindings, "pending": pending, "usage": _run_usage(objects, bindings),
+            "cycles": run.cycle_count, "time": run.virtual_time,
+            "run": {"id": run.pk, "name": run.name or f"run {run.pk}", "status": run.status,
+                    "profile": profile_label(run.config)}}
+
+
+@require_GET
+@json_login_required
+def compare_runs(request):
+    """Two stored runs of one cluster, diffed where each stands: ?a=<run id>&b=<run id>."""
+    visible = runs_visible_to(request.user)
+    try:
+        ids = {side: int(request.GET.get(side, "")) for side in ("a", "b")}
+    except ValueError:
+        return JsonResponse({"detail": "compare needs two run ids: ?a=<id>&b=<id>"}, status=400)
+    runs = {side: get_object_or_404(visible, pk=pk) for side, pk in ids.items()}
+    if runs["a"].cluster_id != runs["b"].cluster_id:
+        return JsonResponse({"detail": f"run {ids['a']} and run {ids['b']} are of different "
+                             "clusters; compare two runs of one cluster"}, status=400)
+    try:
+        return JsonResponse({side: _run_side(run) for side, run in runs.items()})
+    except InputError as exc:
+        return JsonResponse({"detail": str(exc)}, status=400)
+
+
 urlpatterns = [
     path("clusters/", clusters_page, name="page-clusters"),
     path("clusters/<int:pk>/", cluster_page, name="page-cluster"),
@@ -274,4 +322,5 @@ urlpatterns = [
     path("ui/runs/<int:pk>/objects/", run_objects, name="ui-run-objects"),
     path("ui/runs/<int:pk>/timeline/", run_timeline, name="ui-run-timeline"),
     path("ui/clusters/<int:pk>/compare/", compare, name="ui-compare"),
+    path("ui/runs/compare/", compare_runs, name="ui-compare-runs"),
 ]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
+import json
 import logging
 from contextlib import contextmanager
 
@@ -93,6 +95,16 @@ def _plugin_catalog(out_of_tree: tuple) -> tuple[dict, ...]:
             "default_weight": defaults.get(name),
         })
     return tuple(out)
+
+
+def profile_label(config: dict | None) -> str:
+    """A run's profile in a few characters: its scheduler names and a digest of its
+    configuration, so two runs of one profile read the same and an edited one reads apart."""
+    config = config or {}
+    names = [p.get("schedulerName") or "default-scheduler"
+             for p in config.get("profiles") or [{}] if isinstance(p, dict)]
+    canonical = json.dumps(config, sort_keys=True, separators=(",", ":"))
+    return f"{', '.join(names)} · {hashlib.sha256(canonical.encode()).hexdigest()[:8]}"
 
 
 def run_summary(run: Run) -> dict:

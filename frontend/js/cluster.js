@@ -85,10 +85,11 @@ async function loadRuns() {
     box.append(el("p.muted", { style: "padding: 0.5rem" }, "No runs yet."));
     return;
   }
-  box.append(el("table.data", el("thead", el("tr", el("th", "Run"), el("th", "Status"),
+  box.append(el("table.data", el("thead", el("tr", el("th", "Run"), el("th", "Profile"), el("th", "Status"),
     el("th.num", "Seed"), el("th.num", "Cycles"), el("th.num", "Bound"), el("th", "Created"))),
   el("tbody", runs.map((r) => el("tr",
     el("td", el("a", { href: urls.runPage(r.id) }, r.name || `run ${r.id}`)),
+    el("td.small", el("code", { title: "scheduler names · digest of the run's configuration" }, r.profile)),
     el("td", el("span.status-pill", { class: `status-pill ${r.status}` }, r.status)),
     el("td.num", String(r.seed)), el("td.num", String(r.cycle_count)),
     el("td.num", String(r.pods_bound)), el("td.small", new Date(r.created).toLocaleString()))))));

@@ -1,6 +1,7 @@
-// Compare: the cluster scheduled under two weight sets with the same seed; which pods land
-// differently, and each node's utilization under both.
-import { api } from "./api.js";
+// Compare: the cluster scheduled under two saved profiles (each side starts from any cluster's
+// profile, its score weights and NodeResourcesFit strategy adjustable) with the same seed, or
+// two stored runs of the cluster; which pods land differently, and each side's utilization.
+import { api, getAll } from "./api.js";
 import { argsFor, blankConfig, clone, profileAt, setScoreWeight, tidy } from "./config-model.js";
 import { urls } from "./urls.js";
 import { $, el, fmtQty, pct, setStatus } from "./util.js";
@@ -8,39 +9,91 @@ import { $, el, fmtQty, pct, setStatus } from "./util.js";
 const root = $("#compare-page");
 const clusterId = Number(root.dataset.cluster);
 const STRATEGIES = ["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"];
-let base = null; // the cluster's configuration
-let weights = {}; // its effective score weights
-let fitArgs = {}; // its NodeResourcesFit args (defaulted)
+const STRATEGY_LABELS = { LeastAllocated: "spread", MostAllocated: "bin-pack", RequestedToCapacityRatio: "capacity ratio" };
+// Past these the page shows what changed, not everything: 5,000 node cards would bury it.
+const MAX_ROWS = 500;
+const MAX_CARDS = 200;
 const sides = {};
+let clusters = [];
 
-function sideForm(key, title, strategy) {
-  const inputs = {};
+/** Weights of the plugins that score: the expansion also lists a multiPoint plugin disabled at score. */
+function scoreWeights(expanded) {
+  const scoring = new Set(expanded.points.score || []);
+  return Object.fromEntries(Object.entries(expanded.weights).filter(([name]) => scoring.has(name)));
+}
+
+const strategyOf = (check) => ((check.profiles[0].pluginConfig.NodeResourcesFit || {}).scoringStrategy || {}).type || "LeastAllocated";
+
+async function loadProfile(cid) {
+  const profile = await api.get(urls.profile(cid));
+  const config = profile.config && Object.keys(profile.config).length ? profile.config : blankConfig();
+  const check = await api.post(urls.profileCheck, { config });
+  const source = (clusters.find((c) => c.id === cid) || { name: `cluster ${cid}` }).name;
+  if (!check.ok) throw new Error(`The profile of ${source} is invalid: ${check.errors.join("; ")}`);
+  return { config, check };
+}
+
+/** The side's label follows its strategy until the user names the side themselves. */
+function autoName(side) {
+  if (side.name.dataset.auto === "1") side.name.value = `${side.source} · ${STRATEGY_LABELS[side.select.value]}`;
+}
+
+function drawSide(key, strategy) {
+  const side = sides[key];
+  const weights = scoreWeights(side.check.profiles[0]);
+  side.inputs = {};
   const rows = Object.entries(weights).map(([name, w]) => {
-    inputs[name] = el("input.weight", {
+    side.inputs[name] = el("input.weight", {
       type: "number", min: "0", step: "1", value: String(w), required: true, "aria-label": `Side ${key.toUpperCase()}: weight of ${name}`,
       oninput: (e) => e.target.classList.toggle("invalid", !/^\d+$/.test(e.target.value)),
     });
-    return el("tr", el("td", el("code", name)), el("td.num", inputs[name]));
+    return el("tr", el("td", el("code", name)), el("td.num", side.inputs[name]));
   });
-  const select = el("select", { "aria-label": `Side ${key.toUpperCase()}: NodeResourcesFit scoring strategy` },
-    STRATEGIES.map((s) => el("option", { value: s, selected: s === strategy }, s)));
-  const name = el("input", { value: title, "aria-label": `Name of side ${key.toUpperCase()}` });
-  sides[key] = { inputs, select, name };
-  return el("section.panel", { "aria-label": `Side ${key.toUpperCase()}` },
-    el("div.row", { style: "align-items:center" }, el("h2", { style: "margin:0" }, `Side ${key.toUpperCase()}`), name),
-    el("label.inline", "NodeResourcesFit scoring", select),
-    el("table.data", { style: "margin-top:.5rem" }, el("thead", el("tr", el("th", "Score plugin"), el("th.num", "weight"))), el("tbody", rows)));
+  side.select.replaceChildren(...STRATEGIES.map((s) => el("option", { value: s, selected: s === strategy }, s)));
+  side.select.value = strategy;
+  autoName(side);
+  side.table.replaceChildren(el("thead", el("tr", el("th", "Score plugin"), el("th.num", "weight"))), el("tbody", rows));
+}
+
+async function useSource(key, cid, strategy) {
+  const side = sides[key];
+  Object.assign(side, await loadProfile(cid), { cid });
+  side.source = cid === clusterId ? "this profile" : (clusters.find((c) => c.id === cid) || {}).name;
+  drawSide(key, strategy || strategyOf(side.check));
+}
+
+function sideForm(key) {
+  const K = key.toUpperCase();
+  const side = sides[key] = {
+    select: el("select", { "aria-label": `Side ${K}: NodeResourcesFit scoring strategy`, onchange: () => autoName(side) }),
+    name: el("input", { "aria-label": `Name of side ${K}`, dataset: { auto: "1" }, oninput: (e) => { e.target.dataset.auto = ""; } }),
+    table: el("table.data", { style: "margin-top:.5rem" }),
+  };
+  const source = el("select", {
+    "aria-label": `Side ${K}: saved profile to start from`,
+    onchange: async (e) => {
+      try { await useSource(key, Number(e.target.value)); } catch (err) { setStatus($("#compare-status"), err.message, "error"); }
+    },
+  }, clusters.map((c) => el("option", { value: String(c.id), selected: c.id === clusterId }, c.id === clusterId ? `${c.name} (this cluster)` : c.name)));
+  return el("section.panel", { "aria-label": `Side ${K}` },
+    el("div.row", { style: "align-items:center" }, el("h2", { style: "margin:0" }, `Side ${K}`), side.name),
+    el("label.inline", "Profile of", source),
+    el("label.inline", "NodeResourcesFit scoring", side.select),
+    side.table);
 }
 
 function configFor(key) {
   const side = sides[key];
-  const config = clone(base);
+  const config = clone(side.config);
   const profile = profileAt(config, 0);
+  const { pluginConfig } = side.check.profiles[0];
+  const weights = scoreWeights(side.check.profiles[0]);
   for (const [name, input] of Object.entries(side.inputs)) {
     const w = Number(input.value);
     if (w !== weights[name]) setScoreWeight(profile, name, w);
   }
-  if (side.select.value !== ((fitArgs.scoringStrategy || {}).type || "LeastAllocated")) {
+  const fitArgs = pluginConfig.NodeResourcesFit || {};
+  if (side.select.value !== strategyOf(side.check)) {
     const args = argsFor(profile, "NodeResourcesFit", fitArgs);
     args.scoringStrategy = { ...(args.scoringStrategy || {}), type: side.select.value };
     if (side.select.value === "RequestedToCapacityRatio" && !args.scoringStrategy.requestedToCapacityRatio) {
@@ -48,6 +101,26 @@ function configFor(key) {
     }
   }
   return tidy(config);
+}
+
+/** What the two expanded profiles do differently: plugins per point, weights, arguments. */
+function differences(a, b) {
+  const out = [];
+  const points = new Set([...Object.keys(a.points), ...Object.keys(b.points)]);
+  for (const point of points) {
+    const pa = new Set(a.points[point] || []), pb = new Set(b.points[point] || []);
+    for (const p of pa) if (!pb.has(p)) out.push(`${point}: ${p} only in A`);
+    for (const p of pb) if (!pa.has(p)) out.push(`${point}: ${p} only in B`);
+  }
+  const wa = scoreWeights(a), wb = scoreWeights(b);
+  for (const name of new Set([...Object.keys(wa), ...Object.keys(wb)])) {
+    if (wa[name] !== wb[name]) out.push(`weight of ${name}: ${wa[name] ?? "—"} · ${wb[name] ?? "—"}`);
+  }
+  for (const name of new Set([...Object.keys(a.pluginConfig), ...Object.keys(b.pluginConfig)])) {
+    const ja = JSON.stringify(a.pluginConfig[name] ?? null), jb = JSON.stringify(b.pluginConfig[name] ?? null);
+    if (ja !== jb) out.push(`args of ${name}: ${ja} · ${jb}`);
+  }
+  return out;
 }
 
 function usageOf(result) {
@@ -69,48 +142,61 @@ function bar(name, pair, side) {
     el("span.small", `${p}%`));
 }
 
-function render(data) {
+const where = (r, p) => r.bindings[p] || el("span.code-Unschedulable", `pending${r.pending[p] ? `: ${r.pending[p].slice(0, 120)}` : ""}`);
+
+function placementTable(a, b, names, pods, moved) {
+  let showAll = false;
+  const movedSet = new Set(moved);
+  const box = el("div.table-wrap");
+  const draw = () => {
+    const list = showAll ? pods : moved;
+    box.replaceChildren(el("table.data", { "aria-label": "Pod placement under A and B" },
+      el("thead", el("tr", el("th", "pod"), el("th", `A · ${names.a}`), el("th", `B · ${names.b}`))),
+      el("tbody", list.length ? list.slice(0, MAX_ROWS).map((p) => el("tr", { class: movedSet.has(p) ? "moved" : "" },
+        el("td", p), el("td", where(a, p)), el("td", where(b, p))))
+        : el("tr", el("td", { colspan: 3 }, "Every pod lands on the same node under both.")))),
+    list.length > MAX_ROWS ? el("p.small.muted#rows-note", `The first ${MAX_ROWS} of ${list.length} pods.`) : "");
+  };
+  draw();
+  return el("section", el("h2", "Placement"),
+    el("label.inline.small", el("input", {
+      type: "checkbox", "aria-label": "Show every pod, not only the ones that moved",
+      onchange: (e) => { showAll = e.target.checked; draw(); },
+    }), "show every pod"), box);
+}
+
+function utilization(a, b, changedNodes) {
+  const nodes = Object.keys(a.usage);
+  const shown = nodes.length > MAX_CARDS ? nodes.filter((n) => changedNodes.has(n)).slice(0, MAX_CARDS) : nodes;
+  return el("section", el("h2", "Utilization per node"),
+    el("p.small.muted", "cpu and memory requested under A (blue) and B (orange); outlined nodes got different pods."),
+    shown.length < nodes.length ? el("p.small.muted#cards-note", `${shown.length} of ${nodes.length} nodes: the ones whose pods differ.`) : "",
+    el("div.util-grid", shown.map((n) => el(`div.util-node${changedNodes.has(n) ? ".changed" : ""}`, { title: n },
+      el("b", n),
+      el("div.small.muted", `cpu ${fmtQty("cpu", a.usage[n].cpu[0])} · ${fmtQty("cpu", b.usage[n].cpu[0])} / ${fmtQty("cpu", a.usage[n].cpu[1])}`),
+      bar("cpu", a.usage[n].cpu, "a"), bar("cpu", b.usage[n].cpu, "b"),
+      el("div.small.muted", `memory ${fmtQty("memory", a.usage[n].memory[0])} · ${fmtQty("memory", b.usage[n].memory[0])}`),
+      bar("memory", a.usage[n].memory, "a"), bar("memory", b.usage[n].memory, "b")))));
+}
+
+function render(data, names, diffs) {
   const a = data.a, b = data.b;
-  const names = { a: sides.a.name.value || "A", b: sides.b.name.value || "B" };
   const pods = Object.keys({ ...a.bindings, ...b.bindings }).sort();
   const moved = pods.filter((p) => (a.bindings[p] || null) !== (b.bindings[p] || null));
   const ua = usageOf(a), ub = usageOf(b);
   const bound = (r) => Object.values(r.bindings).filter(Boolean).length;
   const changedNodes = new Set(moved.flatMap((p) => [a.bindings[p], b.bindings[p]]).filter(Boolean));
-  let showAll = false;
-  const tableBox = el("div.table-wrap");
-  const drawTable = () => {
-    const list = showAll ? pods : moved;
-    tableBox.replaceChildren(el("table.data", { "aria-label": "Pod placement under A and B" },
-      el("thead", el("tr", el("th", "pod"), el("th", `A · ${names.a}`), el("th", `B · ${names.b}`))),
-      el("tbody", list.length ? list.map((p) => el("tr", { class: moved.includes(p) ? "moved" : "" },
-        el("td", p), el("td", a.bindings[p] || el("span.code-Unschedulable", `pending${a.pending[p] ? `: ${a.pending[p].slice(0, 120)}` : ""}`)),
-        el("td", b.bindings[p] || el("span.code-Unschedulable", `pending${b.pending[p] ? `: ${b.pending[p].slice(0, 120)}` : ""}`))))
-        : el("tr", el("td", { colspan: 3 }, "Every pod lands on the same node under both.")))));
-  };
-  drawTable();
-  const nodes = Object.keys(a.usage);
   $("#results").replaceChildren(
     el("div.compare-summary",
-      el("div.stat", el("span.muted", "pods placed differently"), el("b#moved-count", String(moved.length)), el("span.small", `of ${pods.length} pending at the start`)),
+      el("div.stat", el("span.muted", "pods placed differently"), el("b#moved-count", String(moved.length)), el("span.small", `of ${pods.length} pods`)),
       el("div.stat", el("span.muted", "pods bound"), el("b", `${bound(a)} · ${bound(b)}`), el("span.small", "A · B")),
-      el("div.stat", el("span.muted", "nodes in use"), el("b", `${ua.used} · ${ub.used}`), el("span.small", `of ${nodes.length}`)),
+      el("div.stat", el("span.muted", "nodes in use"), el("b#nodes-used", `${ua.used} · ${ub.used}`), el("span.small", `of ${Object.keys(a.usage).length}`)),
       el("div.stat", el("span.muted", "cluster cpu requested"), el("b", `${ua.cpu}% · ${ub.cpu}%`), el("span.small", "A · B")),
       el("div.stat", el("span.muted", "cluster memory requested"), el("b", `${ua.mem}% · ${ub.mem}%`), el("span.small", "A · B"))),
-    el("div.two-col",
-      el("section", el("h2", "Placement"),
-        el("label.inline.small", el("input", {
-          type: "checkbox", "aria-label": "Show every pod, not only the ones that moved",
-          onchange: (e) => { showAll = e.target.checked; drawTable(); },
-        }), "show every pod"), tableBox),
-      el("section", el("h2", "Utilization per node"),
-        el("p.small.muted", "cpu and memory requested under A (blue) and B (orange); outlined nodes got different pods."),
-        el("div.util-grid", nodes.map((n) => el(`div.util-node${changedNodes.has(n) ? ".changed" : ""}`, { title: n },
-          el("b", n),
-          el("div.small.muted", `cpu ${fmtQty("cpu", a.usage[n].cpu[0])} · ${fmtQty("cpu", b.usage[n].cpu[0])} / ${fmtQty("cpu", a.usage[n].cpu[1])}`),
-          bar("cpu", a.usage[n].cpu, "a"), bar("cpu", b.usage[n].cpu, "b"),
-          el("div.small.muted", `memory ${fmtQty("memory", a.usage[n].memory[0])} · ${fmtQty("memory", b.usage[n].memory[0])}`),
-          bar("memory", a.usage[n].memory, "a"), bar("memory", b.usage[n].memory, "b")))))));
+    el("section#differences", { "aria-label": "What differs between A and B" },
+      el("h2", `A · ${names.a} against B · ${names.b}`),
+      diffs.length ? el("ul.small", diffs.map((d) => el("li", el("code", d)))) : el("p.small.muted", "The two sides are the same configuration.")),
+    el("div.two-col", placementTable(a, b, names, pods, moved), utilization(a, b, changedNodes)));
 }
 
 $("#compare-form").addEventListener("submit", async (e) => {
@@ -124,8 +210,12 @@ $("#compare-form").addEventListener("submit", async (e) => {
   }
   setStatus(status, "Scheduling the cluster twice…", "busy");
   try {
-    const data = await api.post(urls.compare(clusterId), { a: configFor("a"), b: configFor("b"), seed: Number(e.target.elements.seed.value || 0) });
-    render(data);
+    const configs = { a: configFor("a"), b: configFor("b") };
+    const [data, ca, cb] = await Promise.all([
+      api.post(urls.compare(clusterId), { ...configs, seed: Number(e.target.elements.seed.value || 0) }),
+      api.post(urls.profileCheck, { config: configs.a }), api.post(urls.profileCheck, { config: configs.b })]);
+    const diffs = ca.ok && cb.ok ? differences(ca.profiles[0], cb.profiles[0]) : [];
+    render(data, { a: sides.a.name.value || "A", b: sides.b.name.value || "B" }, diffs);
     setStatus(status, `Done: ${data.a.cycles} and ${data.b.cycles} cycles.`, "ok");
   } catch (err) {
     const messages = err.status === 400 ? err.fieldErrors().map((x) => `${x.path.split(/[.[]/)[0].toUpperCase()}: ${x.message}`) : [err.message];
@@ -133,19 +223,42 @@ $("#compare-form").addEventListener("submit", async (e) => {
   }
 });
 
+const runLabel = (r) => `${r.name || `run ${r.id}`} · ${r.profile} · ${r.status}, ${r.pods_bound} bound`;
+
+async function setupRuns() {
+  const runs = (await getAll(`${urls.runs}?cluster=${clusterId}`, { max: 200 })).filter((r) => r.cluster === clusterId);
+  const form = $("#runs-form");
+  if (runs.length < 2) {
+    form.replaceChildren(el("p.small.muted", "Start two runs of this cluster to diff them here."));
+    return;
+  }
+  const pick = (key, i) => el("select", { name: key, "aria-label": `Run ${key.toUpperCase()}` },
+    runs.map((r, j) => el("option", { value: String(r.id), selected: j === i }, runLabel(r))));
+  form.prepend(el("label.inline", "A", pick("a", 1)), el("label.inline", "B", pick("b", 0)));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const status = $("#runs-status");
+    setStatus(status, "Reading both runs…", "busy");
+    try {
+      const data = await api.get(urls.compareRuns(form.elements.a.value, form.elements.b.value));
+      const same = data.a.run.profile === data.b.run.profile;
+      render(data, { a: data.a.run.name, b: data.b.run.name },
+        same ? [] : [`profile: ${data.a.run.profile} · ${data.b.run.profile}`]);
+      setStatus(status, `Done: runs at ${data.a.cycles} and ${data.b.cycles} cycles.`, "ok");
+    } catch (err) {
+      setStatus(status, err.message, "error");
+    }
+  });
+}
+
 (async () => {
   try {
-    const profile = await api.get(urls.profile(clusterId));
-    base = profile.config && Object.keys(profile.config).length ? profile.config : blankConfig();
-    const check = await api.post(urls.profileCheck, { config: base });
-    if (!check.ok) throw new Error(`The cluster's profile is invalid: ${check.errors.join("; ")}`);
-    weights = check.profiles[0].weights;
-    fitArgs = check.profiles[0].pluginConfig.NodeResourcesFit || {};
-    const current = (fitArgs.scoringStrategy || {}).type || "LeastAllocated";
-    const other = current === "MostAllocated" ? "LeastAllocated" : "MostAllocated";
-    $("#sides").replaceChildren(
-      sideForm("a", current === "MostAllocated" ? "bin-pack" : "spread", current),
-      sideForm("b", other === "MostAllocated" ? "bin-pack" : "spread", other));
+    clusters = await getAll(urls.clusters, { max: 200 });
+    $("#sides").replaceChildren(sideForm("a"), sideForm("b"));
+    await useSource("a", clusterId);
+    // B starts as A with the other NodeResourcesFit strategy: spread against bin-pack.
+    await useSource("b", clusterId, strategyOf(sides.a.check) === "MostAllocated" ? "LeastAllocated" : "MostAllocated");
+    await setupRuns();
   } catch (err) {
     setStatus($("#compare-status"), err.message, "error");
   }

@@ -24,6 +24,7 @@ export const urls = {
   runObjects: (id) => `/ui/runs/${id}/objects/`,
   runTimeline: (id) => `/ui/runs/${id}/timeline/`,
   compare: (id) => `/ui/clusters/${id}/compare/`,
+  compareRuns: (a, b) => `/ui/runs/compare/?a=${a}&b=${b}`,
   // pages
   clusterPage: (id) => `/clusters/${id}/`,
   runPage: (id) => `/runs/${id}/`,

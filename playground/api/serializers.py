@@ -18,6 +18,7 @@ from playground.models import (
     Run,
     StorageClass,
 )
+from playground.selectors import profile_label
 
 MAX_SEED = 2**63 - 1
 
@@ -161,12 +162,19 @@ class ExtraObjectSerializer(serializers.ModelSerializer):
 class RunSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     cluster_name = serializers.CharField(source="cluster.name", read_only=True)
+    profile = serializers.SerializerMethodField(
+        help_text="the run's scheduler names and a digest of its configuration")
 
     class Meta:
         model = Run
         fields = ["id", "cluster", "cluster_name", "owner", "name", "seed", "status",
-                  "virtual_time", "cycle_count", "pods_bound", "error", "created", "updated"]
+                  "virtual_time", "cycle_count", "pods_bound", "error", "created", "updated",
+                  "profile"]
         read_only_fields = fields
+
+
+    def get_profile(self, run: Run) -> str:
+        return profile_label(run.config)
 
 
 class RunCreateSerializer(serializers.Serializer):
