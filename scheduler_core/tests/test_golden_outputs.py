@@ -36,6 +36,9 @@ FLAGS = {
     "gang-lesson-fits": COSCHEDULING,
     "storage-revert-lesson": COSCHEDULING,
     "gpu-lesson": ["--plugin", "GPUScorer=scheduler_core.outoftree.gpu_scorer"],
+    "capacity-lesson": ["--plugin",
+                        "CapacityScheduling=scheduler_core.outoftree.capacity_scheduling"],
+    "postbind-lesson": ["--plugin", "BindAudit=scheduler_core.outoftree.bind_audit"],
 }
 DIGEST_ONLY = {"scale-500"}
 LESSON_EXTENDER = "http://127.0.0.1:8888"
