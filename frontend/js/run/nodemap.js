@@ -12,6 +12,8 @@ const VERDICT_VAR = {
   selected: "--sel", nominated: "--nom", feasible: "--ok", filtered: "--bad", skipped: "--border",
 };
 
+const VERDICT_WORD = { filtered: "filtered out", skipped: "not evaluated" };
+
 function css(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
 }
@@ -142,7 +144,7 @@ export class NodeMap {
       g.globalAlpha = 1;
       y += Math.ceil(idx.length / perRow) * (TILE + GAP) + 6;
     }
-    const said = Object.entries(counts).filter(([k]) => k !== "none").map(([k, n]) => `${n} ${k}`).join(", ");
+    const said = Object.entries(counts).filter(([k]) => k !== "none").map(([k, n]) => `${n} ${VERDICT_WORD[k] || k}`).join(", ");
     this.summary.textContent = `${this.models.length} nodes${said ? `: ${said}` : ""}. Hover a tile for its detail, click to open it.`;
     this.canvas.setAttribute("aria-label", `Node map: ${this.summary.textContent}`);
     this.canvas.dataset.drawn = String(this.models.length);
