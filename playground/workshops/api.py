@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib.auth import login
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -25,6 +26,8 @@ from playground.workshops.lessons import lesson_objects, lesson_text
 from playground.workshops.models import Attendee, Question, WorkshopLesson
 
 READ = (401, 403, 404)
+# Lists of JSON objects (the list endpoints answer arrays, not objects).
+OBJECTS = build_array_type(build_basic_type(OpenApiTypes.OBJECT))
 WRITE = (400, 401, 403, 404, 409)
 
 
@@ -113,8 +116,8 @@ class _WorkshopView(PlaygroundMixin, APIView):
 
 
 class WorkshopListView(PlaygroundMixin, APIView):
-    @extend_schema(summary="Workshops you lead or attend", responses={
-        200: OpenApiTypes.OBJECT, **errors(401, 403)})
+    @extend_schema(summary="Workshops you lead or attend", operation_id="workshops_list",
+                   responses={200: OBJECTS, **errors(401, 403)})
     def get(self, request):
         out = []
         for workshop in selectors.workshops_of(request.user):
@@ -146,8 +149,8 @@ class JoinView(PlaygroundMixin, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(summary="Join a workshop with its code and a display name (signs you in)",
-                   request=JoinSerializer, responses={200: OpenApiTypes.OBJECT,
-                                                      **errors(400, 401, 403)})
+                   request=JoinSerializer, auth=[], responses={200: OpenApiTypes.OBJECT,
+                                                               **errors(400, 401, 403)})
     def post(self, request):
         data = self.validated(JoinSerializer)
         attendee = services.workshop_join(code=data["code"], display_name=data["display_name"],
@@ -170,7 +173,7 @@ class AttendeeListView(_WorkshopView):
     trainer_only = True
 
     @extend_schema(summary="The attendees (trainer)",
-                   responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
+                   responses={200: OBJECTS, **errors(*READ)})
     def get(self, request, code):
         attendees = self.member().workshop.attendees.order_by("id")
         return Response([{"id": a.pk, "display_name": a.display_name, "joined": a.joined}
@@ -179,7 +182,8 @@ class AttendeeListView(_WorkshopView):
 
 class SandboxListView(_WorkshopView):
     @extend_schema(summary="Sandboxes: all of them for the trainer, your own for an attendee",
-                   responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
+                   operation_id="workshops_sandboxes_list",
+                   responses={200: OBJECTS, **errors(*READ)})
     def get(self, request, code):
         return Response([sandbox_data(s) for s in selectors.sandboxes_visible(self.member())])
 
@@ -272,7 +276,8 @@ class LessonView(_WorkshopView):
 
 class QuestionListView(_WorkshopView):
     @extend_schema(summary="The workshop's questions (answers once revealed)",
-                   responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
+                   operation_id="workshops_questions_list",
+                   responses={200: OBJECTS, **errors(*READ)})
     def get(self, request, code):
         member = self.member()
         return Response([services.question_data(q) for q in member.workshop.questions.all()])

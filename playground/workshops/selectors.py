@@ -27,7 +27,7 @@ class Membership:
 
 def membership(user, code: str) -> Membership | None:
     """The user's place in the workshop with this code, or None if they have none."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(user, "is_authenticated", False) or "\x00" in str(code):
         return None
     workshop = (Workshop.objects.select_related("current_lesson")
                 .filter(code=str(code).upper()).first())

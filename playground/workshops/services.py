@@ -48,6 +48,14 @@ def normalize_code(code) -> str:
     return str(code or "").strip().upper().replace("-", "").replace(" ", "")
 
 
+def _text(value, field: str) -> str:
+    """A text field as stored: PostgreSQL cannot hold NUL characters."""
+    text = str(value or "")
+    if "\x00" in text:
+        raise InvalidInput({field: ["NUL characters are not allowed"]})
+    return text
+
+
 def _new_code() -> str:
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -57,7 +65,7 @@ def _new_code() -> str:
 
 def workshop_create(*, trainer, title: str, clusters: list[Cluster],
                     hours: int = DEFAULT_HOURS) -> Workshop:
-    title = (title or "").strip()
+    title = _text(title, "title").strip()
     if not title:
         raise InvalidInput({"title": ["a workshop needs a title"]})
     if not clusters:
@@ -79,7 +87,7 @@ def workshop_create(*, trainer, title: str, clusters: list[Cluster],
 
 def joinable_workshop(code) -> Workshop:
     """The open workshop with this code, or InvalidInput saying what is wrong with it."""
-    code = normalize_code(code)
+    code = normalize_code(_text(code, "code"))
     if not code:
         raise InvalidInput({"code": ["enter the workshop's join code"]})
     workshop = Workshop.objects.filter(code=code).first()
@@ -102,7 +110,7 @@ def workshop_join(*, code, display_name, user=None) -> Attendee:
         previous = Attendee.objects.filter(workshop=workshop, user=user).first()
         if previous is not None:
             return previous
-    name = " ".join(str(display_name or "").split())
+    name = " ".join(_text(display_name, "display_name").split())
     if not name:
         raise InvalidInput({"display_name": ["enter the name the room will see"]})
     if len(name) > 60:
@@ -253,7 +261,7 @@ def question_ask(*, workshop: Workshop, point: str, prompt: str = "",
             raise Conflict({"detail": ["reveal the open question before asking another"]})
         question = Question.objects.create(
             workshop=workshop, run=run, cycle_index=cycle_index, point=point,
-            prompt=(prompt or "").strip()[:300] or PROMPTS[point],
+            prompt=_text(prompt, "prompt").strip()[:300] or PROMPTS[point],
             choices=_choices(run, point))
         events.notify(workshop.pk, {"kind": "asked", "question": question_data(question)})
     return question

@@ -54,3 +54,13 @@ def test_joining_needs_a_good_code_and_a_name(room, workshop, anon):
     # The session is now Zed's: the workshop answers it.
     assert anon.get(url(workshop)).json()["role"] == "attendee"
     assert Attendee.objects.filter(workshop=workshop).count() == 3
+
+
+def test_nul_characters_get_a_clear_400(room, workshop, anon):
+    name = anon.post("/api/workshops/join/", {"code": workshop.code, "display_name": "a\x00b"},
+                     format="json")
+    assert name.status_code == 400 and list(name.json()) == ["display_name"]
+    code = anon.post("/api/workshops/join/", {"code": "AB\x00", "display_name": "Zed"},
+                     format="json")
+    assert code.status_code == 400 and list(code.json()) == ["code"]
+    assert room["trainer"].get("/api/workshops/A%00B/").status_code == 404

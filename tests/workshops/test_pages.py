@@ -118,3 +118,9 @@ def test_outsiders_and_attendees_do_not_get_the_presenter_page(workshop, trainer
     trainer.force_login(trainer_user)
     page = trainer.get(url).content.decode()
     assert "presenter-init.js" in page and 'id="run-view"' in page
+
+
+def test_the_join_page_refuses_nul_characters(workshop):
+    response = Client().post("/join/", {"code": workshop.code, "display_name": "a\x00b"})
+    assert response.status_code == 400
+    assert "NUL characters are not allowed" in response.content.decode()
