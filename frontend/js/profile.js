@@ -6,8 +6,10 @@ import { api } from "./api.js";
 import {
   POINTS, POINT_LABELS, argsFor, blankConfig, clone, pluginConfigIndex, pluginSet, profileAt, tidy,
 } from "./config-model.js";
+import { configHints, pathToLine } from "./schema-hints.js";
 import { urls } from "./urls.js";
 import { $, $$, debounce, el, setStatus } from "./util.js";
+import { createEditor } from "../vendor/codemirror/editor.js";
 
 const root = $("#profile-page");
 const clusterId = Number(root.dataset.cluster);
@@ -22,6 +24,7 @@ let index = 0; // the profile being edited
 let writable = true;
 let yamlError = "";
 let tab = "plugins";
+let editor = null; // the YAML tab's CodeMirror, made once the plugin names are known
 
 const prof = () => profileAt(config, index);
 const path = (rest) => `profiles[${index}].${rest}`;
@@ -101,6 +104,10 @@ function showErrors(messages, source) {
     button.textContent = button.textContent.replace(/ \(\d+ errors?\)$/, "");
     const n = $$(".field-error", $(`#panel-${t}`)).length;
     if (n) button.textContent += ` (${n} error${n > 1 ? "s" : ""})`;
+  }
+  // The same messages as lint markers on the YAML lines their field paths point at.
+  if (editor && !yamlError) {
+    editor.setProblems(messages.map((m) => ({ line: pathToLine(editor.value, messagePath(m)), message: m })));
   }
   if (source === "save") {
     $("#errors").textContent = messages.length ? `kube-scheduler rejected the profile:\n${messages.join("\n")}` : "";
@@ -592,7 +599,7 @@ function renderGeneral() {
 async function showYaml() {
   try {
     const { text } = await api.post(urls.yaml, { data: tidy(clone(config)) });
-    if (tab === "yaml" && document.activeElement !== $("#yaml")) $("#yaml").value = text;
+    if (tab === "yaml" && !editor.hasFocus) editor.value = text;
     yamlError = "";
     setStatus($("#yaml-status"), "");
   } catch (err) {
@@ -602,18 +609,20 @@ async function showYaml() {
 
 const parseYaml = debounce(async () => {
   try {
-    const { data, error } = await api.post(urls.yaml, { text: $("#yaml").value });
-    if (error) throw new Error(error);
+    const { data, error, line } = await api.post(urls.yaml, { text: editor.value });
+    if (error) throw Object.assign(new Error(error), { line });
     config = data;
     yamlError = "";
     if (!config.profiles || index >= config.profiles.length) index = 0;
     setStatus($("#yaml-status"), "YAML parsed: the forms follow it.", "ok");
     $("#yaml").classList.remove("invalid");
+    editor.setProblems([]);
     renderProfileSelect();
     changed();
   } catch (err) {
     yamlError = err.body && err.body.error ? err.body.error : err.message;
     $("#yaml").classList.add("invalid");
+    editor.setProblems([{ line: err.line, message: yamlError }]);
     setStatus($("#yaml-status"), `YAML error: ${yamlError}`, "error");
   }
 }, 350);
@@ -657,7 +666,6 @@ $(".tabs").addEventListener("keydown", (e) => {
   selectTab(next);
   $(`#tab-${next}`).focus();
 });
-$("#yaml").addEventListener("input", () => parseYaml());
 $("#profile-select").addEventListener("change", (e) => {
   index = Number(e.target.value);
   renderTab();
@@ -704,6 +712,10 @@ $("#revert").addEventListener("click", () => {
       api.get(urls.profile(clusterId)), api.get(urls.plugins), api.get(urls.cluster(clusterId))]);
     catalog = Array.isArray(plugins) ? plugins : plugins.results || [];
     byName = Object.fromEntries(catalog.map((p) => [p.name, p]));
+    editor = createEditor($("#yaml"), {
+      label: "KubeSchedulerConfiguration as YAML", hints: configHints(Object.keys(byName)),
+      onChange: () => { if (editor.hasFocus) parseYaml(); },
+    });
     config = profile.config && Object.keys(profile.config).length ? profile.config : blankConfig();
     saved = tidy(clone(config));
     writable = cluster.writable !== false;

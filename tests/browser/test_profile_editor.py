@@ -12,6 +12,9 @@ from tests.browser.helpers import private_clone
 
 pytestmark = pytest.mark.browser
 
+# The YAML tab is a CodeMirror editor: its text is the lines of its content element.
+EDITOR = "#yaml .cm-content"
+
 YAML = """\
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -33,8 +36,8 @@ def test_yaml_and_forms_stay_in_sync_and_errors_sit_by_their_fields(page):
 
     # YAML -> forms.
     page.click("#tab-yaml")
-    expect(page.locator("#yaml")).to_have_value(re.compile("kind: KubeSchedulerConfiguration"))
-    page.fill("#yaml", YAML)
+    expect(page.locator(EDITOR)).to_contain_text("kind: KubeSchedulerConfiguration")
+    page.fill(EDITOR, YAML)
     expect(page.locator("#yaml-status")).to_contain_text("YAML parsed")
     page.click("#tab-general")
     expect(page.get_by_label("percentageOfNodesToScore", exact=True)).to_have_value("70")
@@ -59,18 +62,19 @@ def test_yaml_and_forms_stay_in_sync_and_errors_sit_by_their_fields(page):
     hard.press("Tab")
     expect(page.locator('[data-plugin="InterPodAffinity"] .field-error')).to_have_count(0)
     page.click("#tab-yaml")
-    expect(page.locator("#yaml")).to_have_value(re.compile(r"hardPodAffinityWeight: 10\b"))
+    expect(page.locator(EDITOR)).to_contain_text(re.compile(r"hardPodAffinityWeight: 10\n"),
+                                                 use_inner_text=True)
     page.click("#save")
     expect(page.locator("#save-status")).to_contain_text("Saved")
     config = page.request.get(f"/api/clusters/{cluster}/profile/").json()["config"]
     assert config["percentageOfNodesToScore"] == 70
 
     # A broken YAML document is reported with its line and keeps the forms locked.
-    page.fill("#yaml", "profiles: [\n  - schedulerName: x\n")
+    page.fill(EDITOR, "profiles: [\n  - schedulerName: x\n")
     expect(page.locator("#yaml-status")).to_contain_text("YAML error")
     page.click("#tab-plugins")
     expect(page.locator("#panel-plugins")).to_be_hidden()
-    page.fill("#yaml", YAML.replace("500", "10"))
+    page.fill(EDITOR, YAML.replace("500", "10"))
     expect(page.locator("#yaml-status")).to_contain_text("YAML parsed")
 
 
@@ -131,3 +135,40 @@ def test_weights_validate_inline_and_against_kube_scheduler(page):
     assert saved["extenders"][0] == {"urlPrefix": "http://127.0.0.1:9/scheduler",
                                      "filterVerb": "filter", "weight": 1, "ignorable": True,
                                      "nodeCacheCapable": True}
+
+
+def test_yaml_editor_highlights_hints_and_marks_kube_scheduler_messages(page):
+    cluster = private_clone(page, "spread-antiaffinity", "profile-codemirror")
+    page.goto(f"/clusters/{cluster}/profile/")
+    page.click("#tab-yaml")
+    editor = page.locator(EDITOR)
+    expect(editor).to_contain_text("kind: KubeSchedulerConfiguration")
+
+    # kube-scheduler's message marks the line its field path names.
+    page.fill(EDITOR, YAML)
+    expect(page.locator("#yaml-status")).to_contain_text("YAML parsed")
+    # Highlighting: keys and values are tokens of their own, not one plain text per line.
+    page.wait_for_function("document.querySelectorAll('#yaml .cm-line span').length >= 8")
+    marked = page.locator("#yaml .cm-lintRange-error")
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_text("      hardPodAffinityWeight: 500")
+    expect(page.locator("#yaml .cm-gutter-lint .cm-lint-marker-error")).to_have_count(1)
+
+    # A YAML syntax error marks its line too.
+    page.fill(EDITOR, "kind: KubeSchedulerConfiguration\nprofiles: [\n  - schedulerName: x\n")
+    expect(page.locator("#yaml-status")).to_contain_text("YAML error")
+    expect(page.locator("#yaml .cm-gutter-lint .cm-lint-marker-error")).to_have_count(1)
+
+    # Schema hints: configuration keys, and plugin names from the plugins API after name:.
+    page.fill(EDITOR, "kind: KubeSchedulerConfiguration\nprofiles:\n- plugins:\n    score:\n"
+              "      enabled:\n      - name: NodeRes")
+    editor.press("Control+End")
+    editor.press("Control+Space")
+    options = page.locator(".cm-tooltip-autocomplete li")
+    expect(options.filter(has_text="NodeResourcesFit")).to_have_count(1)
+    expect(options.filter(has_text="NodeResourcesBalancedAllocation")).to_have_count(1)
+    editor.press("Escape")
+    editor.press("Enter")
+    editor.type("        wei")
+    editor.press("Control+Space")
+    expect(options.filter(has_text="weight")).to_have_count(1)
