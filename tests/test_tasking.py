@@ -11,6 +11,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from playground import tasking
+from scheduler_core import tasks
 from scheduler_core.tasks import ping
 
 calls = []
@@ -47,6 +48,15 @@ def _reset():
 def test_ping_returns_its_value():
     assert ping.apply(kwargs={"value": "hello"}).get() == "hello"
     assert ping.name == "scheduler_core.tasks.ping"
+
+
+def test_the_run_tasks_are_found_by_the_names_queued_messages_carry():
+    advance = tasking.task_named(tasking.RUN_ADVANCE)
+    reset = tasking.task_named(tasking.RUN_RESET)
+    assert (advance, reset) == (tasks.run_advance, tasks.run_reset)
+    assert (advance.name, reset.name, tasks.run_recover.name) == (
+        "scheduler_core.tasks.run_advance", "scheduler_core.tasks.run_reset",
+        "scheduler_core.tasks.run_recover")
 
 
 @pytest.mark.django_db
