@@ -36,7 +36,8 @@ def _steps_of(data) -> list:
 
 class ClusterTimelinesView(PlaygroundMixin, APIView):
     @extend_schema(summary="The cluster's timelines (docs/TIMELINE.md)",
-                   responses={200: OpenApiTypes.OBJECT, **errors(*READ_ERRORS)})
+                   responses={200: {"type": "array", "items": {"type": "object"}},
+                              **errors(*READ_ERRORS)})
     def get(self, request, cluster_id):
         cluster = self.visible_cluster(cluster_id)
         return Response([timeline_data(t) for t in timelines_of(cluster)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -18,8 +19,10 @@ def _is_api(request) -> bool:
     return request.path.startswith(API_PREFIX)
 
 
+@csrf_exempt
 def api_not_found(request, *args, **kwargs):
-    """The view for /api/ paths no route matched."""
+    """The view for /api/ paths no route matched (exempt from CSRF: a POST there is a 404,
+    not Django's HTML 403 page)."""
     return JsonResponse({"detail": f"no API endpoint at {request.path}"}, status=404)
 
 

@@ -28,7 +28,6 @@ from rest_framework import serializers as drf_serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -74,7 +73,7 @@ ERRORS = {
                                                           "(PLAYGROUND_QUOTA_*): "
                                                           + VALIDATION_HELP),
     404: OpenApiResponse(s.DetailSerializer, description="no such object, or not visible to "
-                                                         "you"),
+                                                         "you; or a page past the last"),
     409: OpenApiResponse(OpenApiTypes.OBJECT, description="the run cannot do that now (busy, "
                                                           "finished): " + VALIDATION_HELP),
     413: OpenApiResponse(OpenApiTypes.OBJECT, description="over a size limit "
@@ -87,18 +86,19 @@ ERRORS = {
 }
 
 
+# A YAML response is a stream of documents, each a Kubernetes object (the cluster export has
+# many, separated by ---; the annotated run export one v1 List).
+YAML_DOCUMENTS = OpenApiResponse(
+    {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+    description="a YAML stream: one Kubernetes object (or List) per document")
+
+
 def errors(*codes: int) -> dict:
     return {code: ERRORS[code] for code in codes}
 
 
 READ_ERRORS = (401, 403, 404)
 WRITE_ERRORS = (400, 401, 403, 404)
-
-
-class PlaygroundPagination(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 1000
 
 
 class IgnoreFormatNegotiation(DefaultContentNegotiation):
@@ -109,8 +109,6 @@ class IgnoreFormatNegotiation(DefaultContentNegotiation):
 
 
 class PlaygroundMixin:
-    pagination_class = PlaygroundPagination
-
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         for name, value in request.query_params.items():
@@ -120,9 +118,10 @@ class PlaygroundMixin:
     def handle_exception(self, exc):
         if isinstance(exc, services.ServiceError):
             return Response(exc.errors, status=exc.status_code)
-        if isinstance(exc, DataError):
-            # A value the database cannot hold (an over-long string, an integer out of range)
-            # that no check caught first: the request is at fault, not the server.
+        if isinstance(exc, DataError | OverflowError):
+            # A value the database cannot hold (an over-long string; an integer out of range,
+            # which SQLite's driver reports as OverflowError) that no check caught first: the
+            # request is at fault, not the server.
             return Response({"non_field_errors": [f"a value does not fit the database: {exc}"]},
                             status=status.HTTP_400_BAD_REQUEST)
         return super().handle_exception(exc)
@@ -192,7 +191,7 @@ def _bool_param(request, name: str) -> bool | None:
                              "only other users' shared ones (false)"),
             OpenApiParameter("shared", OpenApiTypes.BOOL),
         ],
-        responses={200: s.ClusterSerializer(many=True), **errors(400, 401, 403)},
+        responses={200: s.ClusterSerializer(many=True), **errors(400, 401, 403, 404)},
     ),
     post=extend_schema(summary="Create an empty cluster (default profile)",
                        request=s.ClusterWriteSerializer,
@@ -327,7 +326,7 @@ class ClusterExportView(PlaygroundMixin, APIView):
     @extend_schema(
         summary="The cluster as multi-document YAML (profile first, then every object)",
         description="Importing it gives the same cluster; exporting that gives the same bytes.",
-        responses={(200, "application/yaml"): OpenApiTypes.STR, **errors(*READ_ERRORS)},
+        responses={(200, "application/yaml"): YAML_DOCUMENTS, **errors(*READ_ERRORS)},
     )
     def get(self, request, pk):
         cluster = self.visible_cluster(pk)
@@ -503,7 +502,7 @@ OBJECT_VIEWS = [_object_views(*endpoint) for endpoint in OBJECT_ENDPOINTS]
         parameters=[OpenApiParameter("cluster", OpenApiTypes.INT),
                     OpenApiParameter("status", OpenApiTypes.STR,
                                      enum=[c for c, _ in Run.STATUS_CHOICES])],
-        responses={200: s.RunSerializer(many=True), **errors(400, 401, 403)},
+        responses={200: s.RunSerializer(many=True), **errors(400, 401, 403, 404)},
     ),
     post=extend_schema(
         summary="Create a run over a snapshot of a cluster's objects and profile",
@@ -656,7 +655,7 @@ class RunExportView(PlaygroundMixin, APIView):
                                                  "cycles}; annotated: a v1 List of the run's "
                                                  "pods as YAML")],
         responses={(200, "application/json"): OpenApiTypes.OBJECT,
-                   (200, "application/yaml"): OpenApiTypes.STR,
+                   (200, "application/yaml"): YAML_DOCUMENTS,
                    **errors(400, *READ_ERRORS)},
     )
     def get(self, request, pk):
@@ -699,8 +698,6 @@ class TokenView(ObtainAuthToken):
 
 
 class PluginListView(PlaygroundMixin, APIView):
-    pagination_class = None
-
     @extend_schema(summary="Registered scheduler plugins: extension points, default args, "
                            "default-profile weight",
                    description="A plain list, not paginated: every registered plugin.",

@@ -201,3 +201,11 @@ def test_bodies_are_parsed_by_the_safe_reader_everywhere(api):
     response = _raw(api, "post", "/api/clusters/", '{"name": ' + "[" * 200 + "]" * 200 + "}")
     assert response.status_code == 400
     assert json.loads(response.content)["detail"].startswith("request body: nesting")
+
+
+def test_a_post_to_an_unmatched_api_path_is_a_json_404_not_a_csrf_page(alice):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    response = client.post("/api/clusters/-1/nodes/", {})
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"

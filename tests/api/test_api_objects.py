@@ -75,7 +75,7 @@ def test_it_fills_in_a_missing_kind_and_rejects_a_wrong_one(api, empty, segment)
         response = api.post(_url(empty, segment), {"manifest": without_kind}, format="json")
         assert response.status_code == 201
         assert response.json()["manifest"]["kind"] == manifest["kind"]
-    wrong = {**manifest, "kind": "Deployment", "metadata": {"name": "other"}}
+    wrong = {**manifest, "kind": "ConfigMap", "metadata": {"name": "other"}}
     response = api.post(_url(empty, segment), {"manifest": wrong}, format="json")
     assert response.status_code == 400
     assert "manifest.kind" in response.json()
@@ -175,7 +175,7 @@ def test_other_objects_filter_by_kind_and_namespace(api, empty):
 
 
 def test_other_objects_reject_a_kind_the_engine_does_not_read(api, empty):
-    manifest = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}}
+    manifest = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}}
     response = api.post(_url(empty, "objects"), {"manifest": manifest}, format="json")
     assert response.status_code == 400
     assert "Unsupported value" in response.json()["manifest.kind"][0]
