@@ -147,6 +147,15 @@ def test_500_nodes_stepping_history_and_why(page):
     expect(page.locator("#nodes-grid .node")).to_have_count(500, timeout=30_000)
     step_cycles(page, 4)
     expect(page.locator("#history-label")).to_have_text(re.compile(r"^cycle #3 of #0–#3 .*latest$"))
+    # The cards are laid out by verdict: the first on screen is the winner, not "not evaluated".
+    expect(page.locator("#nodes-grid .node.selected")).to_have_count(1, timeout=30_000)
+    first = page.evaluate("""() => {
+        const cards = [...document.querySelectorAll('#nodes-grid .node')];
+        const pos = (c) => { const r = c.getBoundingClientRect(); return [r.top, r.left]; };
+        cards.sort((a, b) => pos(a)[0] - pos(b)[0] || pos(a)[1] - pos(b)[1]);
+        return cards[0].className;
+    }""")
+    assert "selected" in first, first
     page.locator("#history").fill("1")
     expect(page.locator("#cycle-title")).to_have_text("Cycle #1")
     expect(page.locator("#history-label")).to_contain_text("history")

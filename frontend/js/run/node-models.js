@@ -4,7 +4,7 @@ import { fmtTime } from "../util.js";
 import {
   livePlacement, nominations, permitWaiters, rebuiltPlacement, victimEnds,
 } from "./history.js";
-import { POINT_INDEX, nodeVerdicts } from "./model.js";
+import { POINT_INDEX, nodeVerdicts, verdictRank } from "./model.js";
 
 /** A node's tooltip: labels, taints, cordon. */
 export function nodeTitle(name, m) {
@@ -51,7 +51,7 @@ function podChip(p, ctx) {
 
 /**
  * One model per node, in the cluster's order:
- * {name, resources, pods, verdict, marks, unschedulable, title, search}.
+ * {name, resources, pods, verdict, marks, rank, unschedulable, title, search}.
  * store: the RunStore; cycle: the viewed cycle; running: a run streams by.
  */
 export function nodeModels(store, cycle, { running = false, search = new Map() } = {}) {
@@ -79,7 +79,8 @@ export function nodeModels(store, cycle, { running = false, search = new Map() }
     let verdict = verdicts.get(name);
     if (nominated && !verdict) verdict = { cls: "nominated", text: "⚑ nominated" };
     return {
-      name, resources: at.resources, pods, verdict, marks,
+      // Cards sort by verdict (the winner and feasible nodes first) unless a run streams by.
+      name, resources: at.resources, pods, verdict, marks, rank: running ? 0 : verdictRank(verdict),
       unschedulable: Boolean(m && m.unschedulable),
       get title() {
         return `${nodeTitle(name, m)}${verdict && verdict.title ? `\n\n${verdict.title}` : ""}\npods: ${at.pods.map((p) => p.pod).join(", ") || "(none)"}`;

@@ -77,7 +77,7 @@ export class NodeGrid {
     });
   }
 
-  /** models: [{name, resources, pods, verdict, marks, title, unschedulable, search}] */
+  /** models: [{name, resources, pods, verdict, marks, rank, title, unschedulable, search}] */
   update(models) {
     this.models = models;
     this.render();
@@ -111,7 +111,7 @@ export class NodeGrid {
           el.append(part);
           return part;
         });
-        entry = { el, parts, html: PART_TAGS.map(() => null), cls: null, hidden: null, title: null, label: null };
+        entry = { el, parts, html: PART_TAGS.map(() => null), cls: null, rank: null, hidden: null, title: null, label: null };
         this.cards.set(vm.name, entry);
       }
       // Keep DOM order equal to model order without moving cards that are already placed.
@@ -125,6 +125,8 @@ export class NodeGrid {
       const html = cardParts(vm);
       // Touch only what changed: a new class alone does not rebuild the card's contents.
       if (entry.cls !== cls) entry.el.className = entry.cls = cls;
+      // The grid lays cards out by verdict (CSS order), so no card has to move in the DOM.
+      if (entry.rank !== vm.rank) entry.el.style.order = entry.rank = vm.rank;
       if (entry.hidden !== Boolean(hidden)) entry.el.hidden = entry.hidden = Boolean(hidden);
       if (entry.title !== vm.title) entry.el.title = entry.title = vm.title || "";
       const label = `${vm.name}${v.text ? `: ${v.text}` : ""}`;

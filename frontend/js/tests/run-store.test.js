@@ -91,3 +91,15 @@ test("a cycle known by its summary marks only the selected node (no per-node ver
   assert.equal(models[0].verdict, undefined);
   assert.equal(models[1].verdict.cls, "selected");
 });
+
+test("cards rank by verdict: the selected node, then feasible, then filtered, then the rest", () => {
+  const s = store();
+  s.remember({
+    index: 0, time: 0, pod: "d/p", outcome: "Bound", node: "n2",
+    filter: { n1: [{ plugin: "TaintToleration", code: "Unschedulable", reasons: ["taint"] }], n2: [{ plugin: "NodeResourcesFit", code: "Success" }] },
+  });
+  const ranks = Object.fromEntries(nodeModels(s, s.cycle(0)).map((m) => [m.name, m.rank]));
+  assert.ok(ranks.n2 < ranks.n1, JSON.stringify(ranks));
+  const streaming = nodeModels(s, s.cycle(0), { running: true });
+  assert.deepEqual(streaming.map((m) => m.rank), [0, 0], "no reordering while a run streams by");
+});
