@@ -37,6 +37,7 @@ from .queue import (
     ClusterEvent,
     SchedulingQueue,
 )
+from .reservoir import select_index
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -529,22 +530,7 @@ class Scheduler:
 
     def _select_host(self, feasible, totals) -> str:
         """The highest total; ties broken by reservoir sampling with the run's seed."""
-        best, best_score, count = None, None, 0
-        getrandbits = self.rng.getrandbits
-        for ni, score in zip(feasible, totals):
-            if best is None or score > best_score:
-                best, best_score, count = ni, score, 1
-            elif score == best_score:
-                count += 1
-                # rng.randrange(count) inlined, drawing exactly as CPython's _randbelow does
-                # (so a seed keeps its choices): thousands of ties a cycle at cluster scale.
-                bits = count.bit_length()
-                drawn = getrandbits(bits)
-                while drawn >= count:
-                    drawn = getrandbits(bits)
-                if drawn == 0:
-                    best = ni
-        return best.name
+        return feasible[select_index(totals, self.rng)].name
 
     # --- failures ----------------------------------------------------------------------------
     def _handle_fit_error(self, fwk, state, qpi, fit: FitError, rec) -> None:

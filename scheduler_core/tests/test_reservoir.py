@@ -1,0 +1,30 @@
+"""selectHost's reservoir sampling on arrays picks what the one-by-one loop picks, and leaves
+the random generator where randrange per tie would."""
+import random
+
+import pytest
+
+from scheduler_core.reservoir import _select_index_loop, select_index
+
+
+@pytest.mark.parametrize("trial", range(300))
+def test_the_same_node_and_the_same_draws_as_randrange(trial):
+    r = random.Random(trial)
+    totals = [r.choice([3, 5, 5, 7, 7, 7, 2**40]) for _ in range(r.randint(1, 60))]
+    fast, slow = random.Random(trial * 7), random.Random(trial * 7)
+    assert select_index(totals, fast) == _select_index_loop(totals, slow)
+    assert fast.getstate() == slow.getstate()
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 1024, 1025, 5000])
+def test_thousands_of_ties(size):
+    fast, slow = random.Random(size), random.Random(size)
+    assert select_index([1] * size, fast) == _select_index_loop([1] * size, slow)
+    assert fast.getstate() == slow.getstate()
+
+
+def test_a_strictly_highest_node_draws_nothing():
+    rng = random.Random(3)
+    state = rng.getstate()
+    assert select_index([1, 9, 4, 2], rng) == 1
+    assert rng.getstate() == state
