@@ -175,7 +175,7 @@ class TraceRecorder(CycleRecorder):
 
     def filter_many(self, plugins, names, rows, stops, statuses):
         tables = self.tables
-        ids = tables.ids_of([names[row] for row in rows])
+        ids = tables.ids_of(list(map(names.__getitem__, rows)))
         # Nodes that passed all share one shape; each rejection's shape is interned.
         passed_all = tables.shape_id(tuple(plugins), None)
         shapes = array("i", [passed_all]) * len(rows)

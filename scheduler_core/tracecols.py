@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 from array import array
+from operator import attrgetter
+
+_NAME = attrgetter("name")
 
 
 def shift(text: str, depth: int) -> str:
@@ -63,8 +66,7 @@ class Tables:
 
     def ids_of(self, names) -> array:
         """name_id of each name, as an int32 array."""
-        get = self._name_ids.get
-        ids = [get(name) for name in names]
+        ids = list(map(self._name_ids.get, names))
         if None in ids:
             ids = [self.name_id(name) for name in names]
         return array("i", ids)
@@ -175,7 +177,7 @@ class ScoreColumns:
     def node_ids(self, tables: Tables, nodes) -> array:
         source, ids = self._last_nodes
         if source is not nodes:
-            ids = tables.ids_of([ni.name for ni in nodes])
+            ids = tables.ids_of(list(map(_NAME, nodes)))
             self._last_nodes = (nodes, ids)
         return ids
 
