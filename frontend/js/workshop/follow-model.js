@@ -22,7 +22,8 @@ export class FollowModel {
       this.run = { ...frame.run };
       this.hidden = Boolean(frame.run && frame.run.hidden);
       for (const c of frame.cycles || []) this.cycles.set(c.index, c);
-      this.bindings = (frame.state && frame.state.bindings) || {};
+      // A copy: later cycles add to it, the frame stays as it came.
+      this.bindings = { ...((frame.state && frame.state.bindings) || {}) };
       return true;
     }
     if (frame.type !== "batch" || !this.run) return false;
