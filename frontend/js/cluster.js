@@ -1,8 +1,11 @@
-// Cluster page: description and counts, nodes and pods, runs, start a run, export, clone,
-// delete, replace objects from YAML.
+// Cluster page: description and counts, nodes and pods (add or edit one in a form), runs,
+// start a run, export, clone, delete, replace objects from YAML (in a code editor).
 import { api, getAll } from "./api.js";
+import { nodeFields, nodeManifest, podFields, podManifest } from "./object-forms.js";
+import { messageLine, objectHints } from "./schema-hints.js";
 import { urls } from "./urls.js";
 import { $, clear, download, el, fmtBytes, fmtCpu, readFiles, setStatus } from "./util.js";
+import { createEditor } from "../vendor/codemirror/editor.js";
 
 const root = $("#cluster-page");
 const id = Number(root.dataset.cluster);
@@ -13,12 +16,61 @@ const KINDS = [
   ["storageclasses", "StorageClasses"], ["objects", "Other objects"],
 ];
 let cluster = null;
+const yamlEditor = createEditor($("#reimport-editor"), { label: "Paste YAML to import into this cluster", hints: objectHints() });
+
+/** One form for one kind: ✎ on a row loads its manifest, saving POSTs a new one or PUTs it. */
+function objectForm(form, { kind, noun, fieldsOf, manifestOf }) {
+  let editing = null; // the row being edited, or null for a new object
+  const title = $(`#${noun}-form-title`);
+  const formStatus = $(`#${noun}-form-status`);
+  const fill = (row) => {
+    editing = row;
+    const fields = fieldsOf(row ? row.manifest : {});
+    for (const [key, value] of Object.entries(fields)) {
+      const input = form.elements[key];
+      if (input.type === "checkbox") input.checked = value;
+      else input.value = key === "namespace" && !value ? "default" : value;
+    }
+    title.textContent = row ? `Edit ${noun} ${row.name}` : `New ${noun}`;
+    setStatus(formStatus, "");
+  };
+  form.querySelector("[data-reset]").addEventListener("click", () => fill(null));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const values = Object.fromEntries([...form.elements].filter((i) => i.name)
+      .map((i) => [i.name, i.type === "checkbox" ? i.checked : i.value]));
+    try {
+      const manifest = manifestOf(editing ? editing.manifest : {}, values);
+      const row = editing
+        ? await api.put(`${urls.clusterObjects(id, kind)}${editing.id}/`, { manifest })
+        : await api.post(urls.clusterObjects(id, kind), { manifest });
+      fill(row);
+      setStatus(formStatus, `Saved ${noun} ${row.name}.`, "ok");
+      await loadCounts();
+    } catch (err) {
+      // The API's field paths (manifest.status.allocatable.cpu) name what to fix.
+      const messages = err.status === 400 ? err.fieldErrors().map((x) => `${x.path}: ${x.message}`) : [err.message];
+      setStatus(formStatus, messages.join("\n"), "error");
+    }
+  });
+  return (row) => {
+    fill(row);
+    form.scrollIntoView({ block: "nearest" });
+    form.elements.name.focus();
+  };
+}
+
+const editNode = objectForm($("#node-form"), { kind: "nodes", noun: "node", fieldsOf: nodeFields, manifestOf: nodeManifest });
+const editPod = objectForm($("#pod-form"), { kind: "pods", noun: "pod", fieldsOf: podFields, manifestOf: podManifest });
+const editButton = (noun, row, edit) => (cluster && cluster.writable === false ? ""
+  : el("button.small.edit", { type: "button", "aria-label": `Edit ${noun} ${row.name}`, onclick: () => edit(row) }, "✎"));
 
 async function loadCluster() {
   cluster = await api.get(urls.cluster(id));
   $("#cluster-description").textContent = cluster.description || "";
   $("#delete-btn").hidden = cluster.writable === false;
   $("#reimport-form").closest("section").hidden = cluster.writable === false;
+  $("#object-forms").hidden = cluster.writable === false;
 }
 
 async function loadCounts() {
@@ -50,7 +102,7 @@ function renderNodes(page) {
     const taints = (n.manifest.spec && n.manifest.spec.taints) || [];
     const labels = Object.entries(meta.labels || {}).map(([k, v]) => `${k}=${v}`).join("\n");
     return el("tr", { title: labels },
-      el("td", n.name, n.unschedulable ? el("span.badge", "cordoned") : ""),
+      el("td", editButton("node", n, editNode), n.name, n.unschedulable ? el("span.badge", "cordoned") : ""),
       el("td.num", fmtCpu(n.cpu_milli)), el("td.num", fmtBytes(n.memory_bytes)),
       el("td.num", String(n.pods_allocatable)),
       el("td.small", taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`).join(", ")));
@@ -63,7 +115,7 @@ function renderNodes(page) {
 
 function renderPods(page) {
   const rows = items(page).map((p) => el("tr",
-    el("td", `${p.namespace}/${p.name}`), el("td", p.node_name || el("span.muted", "pending")),
+    el("td", editButton("pod", p, editPod), `${p.namespace}/${p.name}`), el("td", p.node_name || el("span.muted", "pending")),
     el("td.num", String(p.priority)), el("td.num", fmtCpu(p.cpu_request_milli)),
     el("td.num", fmtBytes(p.memory_request_bytes))));
   clear($("#pods-table")).append(
@@ -139,7 +191,8 @@ $("#reimport-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.currentTarget;
   const files = await readFiles(form.elements.files);
-  if (form.elements.text.value.trim()) files.push({ name: "pasted.yaml", text: form.elements.text.value });
+  const text = yamlEditor.value;
+  if (text.trim()) files.push({ name: "pasted.yaml", text });
   if (!files.length) {
     setStatus(status, "Choose a file or paste YAML.", "error");
     return;
@@ -149,8 +202,16 @@ $("#reimport-form").addEventListener("submit", async (event) => {
     await api.post(urls.clusterReimport(id), { files });
     setStatus(status, "Objects replaced.", "ok");
     form.reset();
+    yamlEditor.value = "";
+    yamlEditor.setProblems([]);
     await loadCounts();
-  } catch (err) { setStatus(status, err.message, "error"); }
+  } catch (err) {
+    const messages = err.status === 400 ? err.fieldErrors().map((x) => x.message) : [err.message];
+    // The loader names the pasted text's document and field: mark that line in the editor.
+    yamlEditor.setProblems(messages.filter((m) => m.startsWith("pasted.yaml"))
+      .map((m) => ({ line: messageLine(text, m), message: m })));
+    setStatus(status, messages.join("\n"), "error");
+  }
 });
 
 (async () => {

@@ -104,3 +104,18 @@ function listItem(lines, from, n) {
   }
   return -1;
 }
+
+/**
+ * The line a loader message ("pasted.yaml: document 2: Pod default/web: field
+ * spec.containers[0].resources.requests.cpu: ...") points at in multi-document `text`.
+ */
+export function messageLine(text, message) {
+  const doc = /document (\d+)/.exec(message);
+  const field = /field ([^\s:]+)/.exec(message);
+  const lines = text.split("\n");
+  const starts = [0];
+  lines.forEach((line, i) => { if (/^---/.test(line) && i > 0) starts.push(i + 1); });
+  const start = doc ? starts[Math.min(Number(doc[1]), starts.length) - 1] : 0;
+  if (!field) return start + 1;
+  return start + pathToLine(lines.slice(start).join("\n"), field[1]);
+}

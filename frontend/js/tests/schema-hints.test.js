@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { configHints, objectHints, pathToLine } from "../schema-hints.js";
+import { configHints, messageLine, objectHints, pathToLine } from "../schema-hints.js";
 
 const CONFIG = `apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -37,4 +37,11 @@ test("keys at a line's start, values after a key, plugin names after name:", () 
   const objects = objectHints();
   assert.ok(objects("  tai", "tai").some((h) => h.label === "taints"));
   assert.deepEqual(objects("    effect: No", "No").map((h) => h.label), ["NoSchedule", "NoExecute"]);
+});
+
+test("a loader message finds its document and field", () => {
+  const text = "kind: Node\nmetadata:\n  name: n1\n---\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    resources:\n      requests:\n        cpu: lots\n";
+  assert.equal(messageLine(text, "pasted.yaml: document 2: Pod default/p: field spec.containers[0].resources.requests.cpu: bad"), 13);
+  assert.equal(messageLine(text, "pasted.yaml: document 2: Pod default/p: no such thing"), 5);
+  assert.equal(messageLine(text, "pasted.yaml: not YAML"), 1);
 });
