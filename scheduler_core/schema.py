@@ -93,7 +93,35 @@ POD_TEMPLATE = obj(metadata=OBJECT_META, spec=POD_SPEC)
 WORKLOAD_SPEC = obj(replicas=INTEGER, selector=LABEL_SELECTOR, template=POD_TEMPLATE,
                     parallelism=INTEGER, completions=INTEGER, serviceName=STRING)
 
+# resource.k8s.io/v1 (DynamicResources).
+_SELECTORS = array(obj(cel=obj(expression=STRING)))
+_TOLERATIONS = array(obj(key=STRING, operator=STRING, value=STRING, effect=STRING,
+                         tolerationSeconds=INTEGER))
+_EXACT_REQUEST = obj(deviceClassName=STRING, selectors=_SELECTORS, allocationMode=STRING,
+                     count=INTEGER, adminAccess=BOOLEAN, tolerations=_TOLERATIONS)
+DEVICE_CLAIM = obj(
+    requests=array(obj(name=STRING, exactly=_EXACT_REQUEST,
+                       firstAvailable=array(obj(name=STRING, deviceClassName=STRING,
+                                                selectors=_SELECTORS, allocationMode=STRING,
+                                                count=INTEGER, tolerations=_TOLERATIONS)))),
+    constraints=array(obj(requests=STRINGS, matchAttribute=STRING)),
+    config=array(obj(requests=STRINGS, opaque=obj(driver=STRING))),
+)
+_DEVICE_ATTRIBUTE = obj(string=STRING, version=STRING, int=INTEGER, bool=BOOLEAN)
+DRA_KINDS = {
+    "DeviceClass": obj(spec=obj(selectors=_SELECTORS, config=array(OBJECT))),
+    "ResourceClaim": obj(spec=obj(devices=DEVICE_CLAIM)),
+    "ResourceClaimTemplate": obj(spec=obj(metadata=OBJECT_META,
+                                          spec=obj(devices=DEVICE_CLAIM))),
+    "ResourceSlice": obj(spec=obj(
+        driver=STRING, nodeName=STRING, allNodes=BOOLEAN, nodeSelector=NODE_SELECTOR,
+        pool=obj(name=STRING, generation=INTEGER, resourceSliceCount=INTEGER),
+        devices=array(obj(name=STRING, attributes=map_of(_DEVICE_ATTRIBUTE),
+                          capacity=map_of(obj(value=QUANTITY)), taints=array(OBJECT))))),
+}
+
 KINDS = {
+    **DRA_KINDS,
     "Pod": obj(spec=POD_SPEC, status=obj(phase=STRING, nominatedNodeName=STRING)),
     "Node": obj(
         spec=obj(unschedulable=BOOLEAN, podCIDR=STRING, providerID=STRING,

@@ -32,6 +32,17 @@ TEMPLATES = [
      "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "web"}}}},
     {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "c"},
      "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}},
+    {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+     "metadata": {"name": "gpu", "namespace": "default"},
+     "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+         "deviceClassName": "gpu.example.com", "count": 1,
+         "selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}],
+         "constraints": [{"matchAttribute": "gpu.example.com/pcieRoot"}]}}},
+    {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+     "spec": {"driver": "gpu.example.com", "nodeName": "n1",
+              "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1},
+              "devices": [{"name": "gpu-0", "attributes": {"model": {"string": "a100"}},
+                           "capacity": {"memory": {"value": "40Gi"}}}]}},
     {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
      "profiles": [{"schedulerName": "default-scheduler", "plugins": {"score": {"enabled": [
          {"name": "NodeResourcesFit", "weight": 2}]}}}]},
