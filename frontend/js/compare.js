@@ -43,11 +43,17 @@ function drawSide(key, strategy) {
   const weights = scoreWeights(side.check.profiles[0]);
   side.inputs = {};
   const rows = Object.entries(weights).map(([name, w]) => {
+    // kube-scheduler's framework runs a Score weight of 0 as 1 (framework.go: "a weight of zero
+    // is not permitted, plugins can be disabled explicitly"): say so where it is typed.
+    const note = el("div.weight-note.small", { hidden: true }, "0 runs as 1: disable the plugin to leave it out");
     side.inputs[name] = el("input.weight", {
       type: "number", min: "0", step: "1", value: String(w), required: true, "aria-label": `Side ${key.toUpperCase()}: weight of ${name}`,
-      oninput: (e) => e.target.classList.toggle("invalid", !/^\d+$/.test(e.target.value)),
+      oninput: (e) => {
+        e.target.classList.toggle("invalid", !/^\d+$/.test(e.target.value));
+        note.hidden = Number(e.target.value) !== 0 || e.target.value === "";
+      },
     });
-    return el("tr", el("td", el("code", name)), el("td.num", side.inputs[name]));
+    return el("tr", el("td", el("code", name)), el("td.num", side.inputs[name], note));
   });
   side.select.replaceChildren(...STRATEGIES.map((s) => el("option", { value: s, selected: s === strategy }, s)));
   side.select.value = strategy;

@@ -48,6 +48,13 @@ def test_compare_spread_and_bin_pack(page):
     expect(placement.locator("tbody tr")).to_have_count(20)
     full_page_screenshot(page, "compare.png")
 
+    # Weight 0 runs as 1, as kube-scheduler's framework runs it: the side says so.
+    page.get_by_label("Side A: weight of ImageLocality").fill("0")
+    shown = page.get_by_label("Side A").locator(".weight-note:visible")
+    expect(shown).to_have_text("0 runs as 1: disable the plugin to leave it out")
+    page.get_by_label("Side A: weight of ImageLocality").fill("1")
+    expect(shown).to_have_count(0)
+
     # A weight that is not a whole number is refused before anything runs.
     page.get_by_label("Side A: weight of TaintToleration").fill("-2")
     page.get_by_role("button", name="Run the comparison").click()
