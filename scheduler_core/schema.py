@@ -198,6 +198,8 @@ CONFIGURATION = obj(
 
 def _type_of(value) -> str:
     """The OpenAPI type name of a value ("integer" apart from "number")."""
+    if value is None:
+        return "null"
     if isinstance(value, int) and not isinstance(value, bool):
         return INTEGER
     kind = json_kind(value)
@@ -232,13 +234,15 @@ def _wrong_type(path: str, value, spec) -> tuple[str, str]:
 
 
 def type_errors(value, spec, path: str = "") -> list[tuple[str, str]]:
-    """(field path, message) for every value whose type is not the schema's; null is absent.
+    """(field path, message) for every value whose type is not the schema's. A null field is
+    absent, but a null item of a list or map of objects is refused, as the OpenAPI validation
+    refuses a null where an object is required.
     Iterative, so no depth the safe reader lets through can exhaust the stack."""
     errors: list[tuple[str, str]] = []
-    pending = [(value, spec, path)]
+    pending = [(value, spec, path, False)]
     while pending:
-        value, spec, path = pending.pop()
-        if value is None:
+        value, spec, path, in_list = pending.pop()
+        if value is None and not (in_list and isinstance(spec, dict)):
             continue
         if not _fits(value, spec):
             errors.append(_wrong_type(path or "<root>", value, spec))
@@ -246,12 +250,13 @@ def type_errors(value, spec, path: str = "") -> list[tuple[str, str]]:
         if not isinstance(spec, dict):
             continue
         if spec["type"] == "object":
-            pending += [(value.get(name), sub, f"{path}.{name}" if path else name)
+            pending += [(value.get(name), sub, f"{path}.{name}" if path else name, False)
                         for name, sub in reversed(spec["fields"].items())]
         elif spec["type"] == "map":
-            pending += [(v, spec["value"], f"{path}[{k}]") for k, v in reversed(value.items())]
+            pending += [(v, spec["value"], f"{path}[{k}]", True)
+                        for k, v in reversed(value.items())]
         else:
-            pending += [(v, spec["item"], f"{path}[{i}]")
+            pending += [(v, spec["item"], f"{path}[{i}]", True)
                         for i, v in reversed(list(enumerate(value)))]
     return errors
 
