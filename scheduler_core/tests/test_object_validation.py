@@ -97,6 +97,9 @@ CASES = [
     ("a taint without effect", make_node("n", taints=[{"key": "a"}]),
      [("spec.taints[0].effect", "Required value")]),
     ("no containers", pod(containers=[]), [("spec.containers", "Required value")]),
+    ("a null container", pod(containers=[None]),
+     [("spec.containers[0]", 'Invalid value: "null": spec.containers[0] in body must be of '
+                             'type object: "null"')]),
     ("a container without a name", pod(containers=[{"image": "x"}]),
      [("spec.containers[0].name", "Required value")]),
     ("request above limit", pod(containers=[{"name": "c", "resources": {
