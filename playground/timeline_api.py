@@ -36,6 +36,7 @@ def _steps_of(data) -> list:
 
 class ClusterTimelinesView(PlaygroundMixin, APIView):
     @extend_schema(summary="The cluster's timelines (docs/TIMELINE.md)",
+                   operation_id="clusters_timelines_list",
                    responses={200: {"type": "array", "items": {"type": "object"}},
                               **errors(*READ_ERRORS)})
     def get(self, request, cluster_id):
