@@ -18,7 +18,8 @@ export function createEditor(parent, { doc = "", label = "", hints = null, onCha
   const source = (context) => {
     const word = context.matchBefore(/[\w.\-/]*/);
     const line = context.state.doc.lineAt(context.pos);
-    if (!hints || (!word && !context.explicit)) return null;
+    // Typing offers hints once a word has begun; Ctrl-Space offers them anywhere.
+    if (!hints || (!context.explicit && (!word || word.from === word.to))) return null;
     const options = hints(line.text.slice(0, context.pos - line.from), word ? word.text : "");
     return options && options.length ? { from: word ? word.from : context.pos, options, validFor: /^[\w.\-/]*$/ } : null;
   };

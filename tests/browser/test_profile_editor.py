@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import private_clone
+from tests.browser.helpers import private_clone, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -153,6 +153,9 @@ def test_yaml_editor_highlights_hints_and_marks_kube_scheduler_messages(page):
     expect(marked).to_have_count(1)
     expect(marked).to_have_text("      hardPodAffinityWeight: 500")
     expect(page.locator("#yaml .cm-gutter-lint .cm-lint-marker-error")).to_have_count(1)
+    page.locator("#yaml .cm-lint-marker-error").hover()
+    expect(page.locator(".cm-tooltip-lint")).to_contain_text("not in valid range [0, 100]")
+    screenshot(page, "profile-yaml-editor.png")
 
     # A YAML syntax error marks its line too.
     page.fill(EDITOR, "kind: KubeSchedulerConfiguration\nprofiles: [\n  - schedulerName: x\n")
