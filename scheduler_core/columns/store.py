@@ -94,6 +94,14 @@ class NodeColumns:
             cols = self._scalars[name] = (alloc, used)
         return cols
 
+    def has_label(self, key: str) -> np.ndarray:
+        """Whether each node has the label key at all."""
+        cached = self._label_classes.get(("has", key))
+        if cached is None:
+            mask = np.array([key in ni.labels for ni in self.node_infos], bool)
+            cached = self._label_classes[("has", key)] = (mask.reshape(self.size), [])
+        return cached[0]
+
     def label_classes(self, keys: tuple[str, ...]) -> tuple[np.ndarray, list[dict]]:
         """Nodes grouped by their labels under `keys`: (class id per row, labels per class).
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from ...columns import COLUMNS_KEY
 from ...framework.cycle_state import CycleState, StateData
 from ...framework.interfaces import MAX_NODE_SCORE, PreScorePlugin, ScoreExtensions, ScorePlugin
 from ...framework.status import Status
@@ -14,6 +15,7 @@ from .common import (
     nodes_with_all_topology_keys,
     required_node_affinity,
 )
+from .vector import add_domain_counts
 
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 INVALID_SCORE = -1
@@ -146,6 +148,14 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
         if not s.constraints:
             return Status.skip()
         affinity = required_node_affinity(pod)
+        cols = state.get(COLUMNS_KEY)
+        if cols is not None and all_nodes is cols.node_infos \
+                and not any(c.honors_policies(affinity) for c in s.constraints):
+            # The per-node counts the columns keep, summed per domain: no rescan.
+            add_domain_counts(cols, s.constraints, s.topology_value_to_pod_counts,
+                              pod.namespace, self.counter, require_all)
+            state.write(PRE_SCORE_STATE_KEY, s)
+            return None
         eligible = all_nodes
         if require_all:
             eligible = nodes_with_all_topology_keys(all_nodes, s.constraints)

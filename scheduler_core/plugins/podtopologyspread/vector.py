@@ -57,3 +57,25 @@ def _class_outcome(s, labels: dict):
         if skew > c.max_skew:
             return Code.UNSCHEDULABLE, (ERR_REASON_CONSTRAINTS_NOT_MATCH,)
     return None
+
+
+def add_domain_counts(cols, constraints, all_counts, namespace: str, counter,
+                      require_all: bool) -> None:
+    """PreScore's counting: each constraint's matching pods added to the domains it already
+    lists (hostname constraints, with no domains listed, are counted per node in Score)."""
+    eligible = np.ones(cols.size, bool)
+    if require_all:
+        for key in {c.topology_key for c in constraints}:
+            eligible &= cols.has_label(key)
+    rows = np.flatnonzero(eligible)
+    for c, counts in zip(constraints, all_counts):
+        if not counts:
+            continue
+        pods = cols.pod_counts(("PodTopologySpread", namespace, c.selector_key),
+                               lambda ni, c=c: counter.count(ni, c, namespace))
+        class_ids, classes = cols.label_classes((c.topology_key,))
+        sums = np.bincount(class_ids[rows], weights=pods[rows], minlength=len(classes))
+        for cid, labels in enumerate(classes):
+            value = labels.get(c.topology_key, "")
+            if value in counts and sums[cid]:
+                counts[value] += int(sums[cid])
