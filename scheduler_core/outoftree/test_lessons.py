@@ -32,10 +32,11 @@ def test_gang_lesson_waits_times_out_and_releases():
     assert len({c["node"] for c in first}) == 3
     # The timeout rejects them...
     assert [(c["outcome"], c["message"]) for c in first] == [("Rejected", TIMEOUT_MESSAGE)] * 3
-    # ...and Unreserve releases their nodes.
+    # ...and Unreserve releases their nodes, in the reverse of Reserve's order.
     for c in first:
         assert [(u["plugin"], u["node"]) for u in c["unreserve"]] == [
-            ("Coscheduling", c["node"]), ("VolumeBinding", c["node"])]
+            ("Coscheduling", c["node"]), ("DynamicResources", c["node"]),
+            ("VolumeBinding", c["node"])]
     assert (cycles[3]["pod"], cycles[3]["outcome"]) == ("default/worker-3", "Unschedulable")
     assert cycles[3]["message"].startswith("0/3 nodes are available: 3 Insufficient cpu.")
     # The released CPUs let worker-3 in at t=10s, to wait in turn, and the round repeats.

@@ -38,6 +38,9 @@ VERY_LARGE = {"cpu": "500m", "memory": "500"}
 NODE_RES = {"cpu": "200m", "memory": "400"}
 PROFILE = "default-scheduler"
 LESSON = Path(__file__).resolve().parents[3] / "fixtures" / "preemption-lesson.yaml"
+# DynamicResources' PostFilter answer for a pod without claims (v1.34 default profile).
+NO_CLAIMS = {"plugin": "DynamicResources", "code": "Unschedulable",
+             "reasons": ["no new claims to deallocate"]}
 RFC3339 = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -1016,9 +1019,9 @@ def test_preemption_policy_never_is_reported_and_preempts_nothing():
         pod("never", priority=HIGH, req={"cpu": "1"}, preemptionPolicy="Never")])
     assert sched.bindings == {"default/never": None}
     assert [c["message"] for c in cycles] == [
-        "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to "
-        "preemptionPolicy=Never."]
-    assert cycles[0]["postFilter"] == [{
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: "
+        "not eligible due to preemptionPolicy=Never."]
+    assert cycles[0]["postFilter"] == [NO_CLAIMS, {
         "plugin": "DefaultPreemption", "code": "Unschedulable",
         "reasons": ["preemption: not eligible due to preemptionPolicy=Never."]}]
     assert cycles[0]["preemption"] is None and events == []
@@ -1034,7 +1037,8 @@ def test_unresolvable_nodes_are_not_preemption_candidates():
     assert sched.bindings == {"default/web": None}
     assert cycles[0]["message"] == (
         "0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint "
-        "{dedicated: gpu}, 1 node(s) were unschedulable. preemption: 0/3 nodes are available: "
+        "{dedicated: gpu}, 1 node(s) were unschedulable. no new claims to deallocate, "
+        "preemption: 0/3 nodes are available: "
         "1 No preemption victims found for incoming pod, 2 Preemption is not helpful for "
         "scheduling.")
     assert events == []
@@ -1077,7 +1081,7 @@ def test_the_preemption_lesson():
     assert (first["time"], first["outcome"], first["message"]) == (
         0.0, "Unschedulable", "0/3 nodes are available: 3 Insufficient cpu.")
     assert first["postFilter"] == [
-        {"plugin": "DefaultPreemption", "code": "Success", "reasons": []}]
+        NO_CLAIMS, {"plugin": "DefaultPreemption", "code": "Success", "reasons": []}]
     preemption = first["preemption"]
     assert preemption["nominatedNode"] == "node-1"
     assert preemption["victims"] == ["default/batch-1", "default/batch-2"]
