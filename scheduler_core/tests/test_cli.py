@@ -115,11 +115,11 @@ def test_a_malformed_plugin_flag_exits_2(cluster):
 
 def test_an_unknown_kind_is_skipped_with_one_warning(tmp_path):
     path = write(tmp_path / "in.yaml", make_node("n1"), make_pod("p"),
-                 {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}})
+                 {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}})
     out = simulate(path, "--output", "json")
     assert out.returncode == 0
     assert out.stderr.decode().splitlines() == [
-        f"warning: {path}: document 3: skipping unsupported kind 'Deployment'"]
+        f"warning: {path}: document 3: skipping unsupported kind 'ConfigMap'"]
     assert json.loads(out.stdout)["bindings"] == {"default/p": "n1"}
 
 
