@@ -66,8 +66,8 @@ def test_steps_store_waiting_cycles_open_then_finish_them(alice, sent):
     late = [e for e in last["events"] if e.get("late")]
     assert [(e["index"], e["outcome"]) for e in late] == [(0, "Rejected"), (1, "Rejected"),
                                                           (2, "Rejected")]
-    assert [u["plugin"] for u in late[0]["points"]["unreserve"]] == ["Coscheduling",
-                                                                     "VolumeBinding"]
+    assert [u["plugin"] for u in late[0]["points"]["unreserve"]] == [
+        "Coscheduling", "DynamicResources", "VolumeBinding"]
     assert {c["index"] for c in run.result["recent"] if c.get("late")} == {0, 1, 2}
 
     # To the end of its first 8 cycles, step by step: every stored trace is simulate's.
@@ -113,6 +113,11 @@ def test_the_consumer_passes_late_cycles_through():
     consumer.batcher = Batcher()
     consumer.cycle_mark = 5
     consumer._kick = lambda: None
+
+    async def allowed():  # the access recheck has its own tests; this one is about late cycles
+        return True
+
+    consumer.still_allowed = allowed
     asyncio.run(consumer.run_events({"from": 5, "to": 6, "events": [
         {"kind": "cycle", "index": 1, "late": True}, {"kind": "cycle", "index": 2},
         {"kind": "cycle", "index": 5}]}))

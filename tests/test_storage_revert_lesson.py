@@ -71,7 +71,7 @@ def test_reserve_assumes_permit_times_out_and_unreserve_reverts(capsys):
     assert (first["outcome"], first["message"]) == ("Rejected", TIMEOUT)
     # Unreserve runs in reverse order and VolumeBinding reverts what Reserve assumed.
     assert [(u["plugin"], u["node"]) for u in first["unreserve"]] == [
-        ("Coscheduling", "node-1"), ("VolumeBinding", "node-1")]
+        ("Coscheduling", "node-1"), ("DynamicResources", "node-1"), ("VolumeBinding", "node-1")]
     unreserve = volume_binding(first["unreserve"])
     assert unreserve["detail"]["assumed"] == [LOCAL_1]
     assert unreserve["detail"]["reverted"] == [LOCAL_1]

@@ -68,7 +68,8 @@ def test_annotated_pods_carry_the_simulators_annotations(api, finished_run):
     assert scores["node-b"]["NodeAffinity"] == "80"      # raw: the preference's weight
     assert final["node-b"]["NodeAffinity"] == "200"      # normalized 100 x weight 2
     assert json.loads(notes[prefix + "bind-result"]) == {"DefaultBinder": "success"}
-    assert json.loads(notes[prefix + "reserve-result"]) == {"VolumeBinding": "success"}
+    assert json.loads(notes[prefix + "reserve-result"]) == {"VolumeBinding": "success",
+                                                          "DynamicResources": "success"}
     assert json.loads(notes[prefix + "postfilter-result"]) == {}
 
 
