@@ -21,6 +21,7 @@ from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
 from playground.models import CycleRecord
+from playground.run_memo import documents_key, objects_memo
 from playground.selectors import clusters_visible_to, profile_label, runs_visible_to
 from playground.services import cluster_manifests, out_of_tree_plugins
 from scheduler_core.build import build_scheduler
@@ -205,7 +206,8 @@ def describe_objects(documents: list) -> dict:
 def run_objects(request, pk: int):
     run = get_object_or_404(runs_visible_to(request.user), pk=pk)
     try:
-        return JsonResponse(describe_objects(run.documents))
+        objects = objects_memo.get(documents_key(run), lambda: describe_objects(run.documents))
+        return JsonResponse(objects)
     except InputError as exc:
         return JsonResponse({"detail": str(exc)}, status=400)
 

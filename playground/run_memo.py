@@ -1,0 +1,56 @@
+"""Per-process memos of what a run's stored documents give on read (its described objects, its
+timeline's recording session), so that a 5,000-node run is not loaded again on every request.
+
+A run's documents are checked when stored and change afterwards only by run actions, which
+rewrite its "run-actions" Timeline document (timeline_services.run_action); so the run's id
+and creation time, its number of documents and its Timeline documents say which documents a
+memo was made from.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from playground.models import Run
+from scheduler_core.loader import TIMELINE_KIND
+
+
+def documents_key(run: Run) -> tuple:
+    """What tells a run's documents apart without reading every one of them twice."""
+    timelines = [json.dumps(d, sort_keys=True) for d in run.documents
+                 if isinstance(d, dict) and d.get("kind") == TIMELINE_KIND]
+    # The creation time too: a test database rolled back gives its ids out again.
+    return (run.pk, run.created, len(run.documents), tuple(timelines))
+
+
+class Memo:
+    """A small LRU of values by key; make() runs outside the memo's lock (it may be slow)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._lock = threading.Lock()
+        self._values: OrderedDict[Hashable, object] = OrderedDict()
+
+    def get(self, key: Hashable, make: Callable[[], object]):
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = make()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+
+# Described objects are small next to a live session; recording sessions are not.
+objects_memo = Memo(16)
+recording_memo = Memo(2)
