@@ -284,8 +284,9 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
     sources, texts = _read_files(files)
     check_storage_quota(owner=owner, adding=sum(len(text) for text in texts))
     try:
-        # The engine copies what it changes (workloads) and only defaults namespaces in place.
-        loaded = load_documents(sources)
+        # The engine admits pods in place (priority, tolerations); what is stored is the input
+        # as given, so that a PriorityClass edited later still applies to its pods.
+        loaded = load_documents(copy.deepcopy(sources))
         parse_timelines(loaded)
     except InputError as exc:
         raise InvalidInput({"files": [str(exc)]}) from exc
