@@ -3,7 +3,9 @@
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils.module_loading import import_string
 from rest_framework.authtoken.models import Token
+from rest_framework.pagination import PageNumberPagination
 
 
 def test_the_admin_asks_anonymous_users_to_log_in(client, db):
@@ -30,7 +32,10 @@ def test_rest_framework_requires_authentication_by_default():
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ]
-    assert conf["DEFAULT_PAGINATION_CLASS"] == "rest_framework.pagination.PageNumberPagination"
+    # Page-number pagination, with the client's page_size capped (playground.api.pagination).
+    paginator = import_string(conf["DEFAULT_PAGINATION_CLASS"])
+    assert issubclass(paginator, PageNumberPagination)
+    assert (paginator.page_size, paginator.max_page_size) == (50, 1000)
     assert conf["DEFAULT_SCHEMA_CLASS"] == "drf_spectacular.openapi.AutoSchema"
 
 
