@@ -37,6 +37,9 @@ LESSON_FIXTURES = {
     "gang-lesson", "gang-lesson-fits", "gpu-lesson", "extender-lesson", "gpu-cluster",
     "scale-500", "storage-revert-lesson", "gpu-dra-lesson", "postbind-lesson", "capacity-lesson",
 }
+# The timeline lessons' outcomes are checked in scheduler_core/timeline/test_lessons.py.
+TIMELINE_FIXTURES = {"node-failure-lesson", "scaleup-spread-lesson"}
+TIMELINE_TESTS = Path(__file__).resolve().parent.parent / "scheduler_core/timeline/test_lessons.py"
 
 
 # --- running a lesson ----------------------------------------------------------------------------
@@ -138,11 +141,13 @@ NO_CLAIMS = "no new claims to deallocate"
 
 
 # --- every fixture is a lesson with a test --------------------------------------------------------
-def test_every_fixture_is_covered_here():
-    assert {p.stem for p in FIXTURES.glob("*.yaml")} == LESSON_FIXTURES
+def test_every_fixture_is_covered_here_or_by_the_timeline_tests():
+    assert {p.stem for p in FIXTURES.glob("*.yaml")} == LESSON_FIXTURES | TIMELINE_FIXTURES
+    timeline_tests = TIMELINE_TESTS.read_text(encoding="utf-8")
+    assert all(f"{name}.yaml" in timeline_tests for name in TIMELINE_FIXTURES)
 
 
-@pytest.mark.parametrize("name", sorted(LESSON_FIXTURES))
+@pytest.mark.parametrize("name", sorted(LESSON_FIXTURES | TIMELINE_FIXTURES))
 def test_every_fixture_starts_with_a_comment_saying_what_it_teaches(name):
     first = fixture_text(name).splitlines()[0]
     assert first.startswith("# ") and len(first) > 20
