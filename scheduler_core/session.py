@@ -5,6 +5,8 @@ lost its in-memory scheduler rebuilds it by replaying the cycles already done, u
 """
 from __future__ import annotations
 
+from itertools import islice
+
 from .build import build_scheduler
 from .loader import load_documents
 from .observe import MultiObserver, Observer
@@ -57,7 +59,7 @@ class RunSession:
             "cycles": s.cycle_count,
             "finished": self.finished,
             "queues": queue_state(s),
-            "nodes": [node_summary(ni) for ni in s.cache.node_infos.values()][:max_nodes],
+            "nodes": [node_summary(ni) for ni in islice(s.cache.node_infos.values(), max_nodes)],
             "bindings": dict(s.bindings),
         }
 

@@ -36,6 +36,7 @@ class TimelineRecorder(Observer):
         self.timings: list[dict] = []
         self._seen: dict[str, tuple[int, str]] = {}   # uid -> (attempts, queue) last seen
         self._timer_total: dict = {}
+        self._node_samples: dict[str, tuple] = {}    # name -> (NodeInfo, generation, entry)
 
     # --- observer ----------------------------------------------------------------------------
     def begin_cycle(self, index, time, pod, profile):
@@ -52,6 +53,19 @@ class TimelineRecorder(Observer):
                                     "event": event,
                                     "node": (detail or {}).get("node") or pod.node_name})
         self.sample(time)
+
+    def _node_sample(self, ni) -> dict:
+        """A node's entry, shared by the samples while the node is unchanged: a sample at
+        5,000 nodes is taken twice a cycle, and a cycle changes one node or a few."""
+        kept = self._node_samples.get(ni.name)
+        # The NodeInfo itself too: a node deleted and added again starts a new generation count.
+        if kept is not None and kept[0] is ni and kept[1] == ni.generation:
+            return kept[2]
+        entry = {"cpu": [ni.requested.milli_cpu, ni.allocatable.milli_cpu],
+                 "memory": [ni.requested.memory, ni.allocatable.memory],
+                 "pods": [len(ni.pods), ni.allocatable.allowed_pod_number]}
+        self._node_samples[ni.name] = (ni, ni.generation, entry)
+        return entry
 
     def _infer(self, qpi) -> str:
         seen = self._seen.get(qpi.pod.uid)
@@ -82,10 +96,7 @@ class TimelineRecorder(Observer):
 
     def sample(self, time: float) -> None:
         """Requested and allocatable per node, and pending pods, at `time` (last one wins)."""
-        nodes = {ni.name: {"cpu": [ni.requested.milli_cpu, ni.allocatable.milli_cpu],
-                           "memory": [ni.requested.memory, ni.allocatable.memory],
-                           "pods": [len(ni.pods), ni.allocatable.allowed_pod_number]}
-                 for ni in self.s.cache.node_infos.values()}
+        nodes = {ni.name: self._node_sample(ni) for ni in self.s.cache.node_infos.values()}
         pending = sum(1 for node in self.s.bindings.values() if not node)
         entry = {"time": time, "pending": pending, "nodes": nodes}
         if self.samples and self.samples[-1]["time"] == time:
