@@ -176,8 +176,9 @@ def _resources(res) -> dict:
 
 
 def describe_objects(documents: list) -> dict:
-    """Nodes (labels, taints, allocatable) and pods (requests, priority, grace) of a run."""
-    cluster = load_documents([("run", documents)])
+    """Nodes (labels, taints, allocatable) and pods (requests, priority, grace) of a run
+    (its documents were checked when stored)."""
+    cluster = load_documents([("run", documents)], checked=True)
     nodes = {}
     for manifest in cluster.nodes:
         meta, spec = manifest.get("metadata") or {}, manifest.get("spec") or {}

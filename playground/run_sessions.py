@@ -134,8 +134,9 @@ sessions = SessionCache()
 
 def new_session(run: Run) -> RunSession:
     # The engine annotates the manifests it loads (spec.nodeName on binding): give it copies.
+    # A run's documents were checked when stored (services.run_create, run actions).
     return RunSession(copy.deepcopy(run.sources()), run.config or None, seed=run.seed,
-                      out_of_tree=out_of_tree_plugins())
+                      out_of_tree=out_of_tree_plugins(), checked=True)
 
 
 def session_at(entry: SessionEntry, run: Run, heartbeat=None) -> RunSession:

@@ -36,7 +36,7 @@ class _Recording:
                 run = self.run
                 self.session = RunSession(copy.deepcopy(run.sources()), run.config or None,
                                           seed=run.seed, out_of_tree=out_of_tree_plugins(),
-                                          record=True)
+                                          record=True, checked=True)
             try:
                 # Even by 0 cycles: a paused run's actions due now apply (once: they are popped).
                 self.session.advance(cycles - self.session.cycles)

@@ -16,10 +16,12 @@ from .scheduler import Scheduler
 
 class RunSession:
     def __init__(self, sources: list[tuple[str, list]], config: dict | None, seed: int = 0,
-                 out_of_tree: dict | None = None, record: bool = False):
-        """record: keep the timeline recorder (steps, samples, plugin timings) observing."""
-        self.scheduler = build_scheduler(load_documents(sources, seed), config, seed=seed,
-                                         out_of_tree=out_of_tree, record=record)
+                 out_of_tree: dict | None = None, record: bool = False, checked: bool = False):
+        """record: keep the timeline recorder (steps, samples, plugin timings) observing.
+        checked: the documents were validated when stored (load_documents' `checked`)."""
+        cluster = load_documents(sources, seed, checked=checked)
+        self.scheduler = build_scheduler(cluster, config, seed=seed, out_of_tree=out_of_tree,
+                                         record=record)
         self.record = record
         self.finished = False
 
