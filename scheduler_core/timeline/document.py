@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..object_validation import label_selector, validate_object
+from ..schema import LABEL_SELECTOR, type_errors
 from ..workloads.manager import WORKLOAD_KINDS
 
 API_VERSION = "playground.k8s.local/v1"
@@ -36,6 +38,8 @@ ACTIONS = {
     "CompletePod": ("pod",),
 }
 POD_ACTIONS = ("RemoveSchedulingGate", "CompletePod")
+# Fields that name something: a list or a mapping there is a typing error, not a name.
+NAME_FIELDS = ("kind", "name", "namespace", "node")
 
 
 @dataclass
@@ -85,12 +89,27 @@ def _pod_ref(value: str) -> tuple[str, str]:
     return namespace or "default", name
 
 
+def _check_pod_ref(ref, where, source) -> None:
+    """A pod is named by "namespace/name" or "name", or picked by a label selector."""
+    if isinstance(ref, dict):
+        problems = type_errors(ref, LABEL_SELECTOR, "pod") or label_selector("pod", ref)
+        if problems:
+            _fail(where, source, *problems[0])
+    elif isinstance(ref, (list, bool)):
+        _fail(where, source, "pod", f"must be a pod name or a label selector: {ref!r}")
+
+
 def _check_object(obj, where, source) -> None:
     if not isinstance(obj, dict):
         _fail(where, source, "object", "must be a Kubernetes object (a mapping)")
     if obj.get("kind") not in OBJECT_KINDS:
         _fail(where, source, "object.kind", f'Unsupported value: "{obj.get("kind")}": '
               f'supported values: {", ".join(OBJECT_KINDS)}')
+    # The loader's checks: the object must be one the API server would take.
+    problems = validate_object(obj)
+    if problems:
+        path, message = problems[0]
+        _fail(where, source, f"object.{path}", message)
     if not (obj.get("metadata") or {}).get("name"):
         _fail(where, source, "object.metadata.name", "Required value")
 
@@ -144,12 +163,17 @@ def _parse_step(raw, i: int, source) -> Step:
     if at < 0:
         _fail(where, source, "at", f"Invalid value: {at}: must be greater than or equal to 0")
     action = raw.get("action")
-    if action not in ACTIONS:
+    if not isinstance(action, str) or action not in ACTIONS:
         _fail(where, source, "action", f'Unsupported value: "{action}": supported values: '
               f'{", ".join(ACTIONS)}')
     for name in ACTIONS[action]:
         if raw.get(name) in (None, ""):
             _fail(where, source, name, "Required value")
+    for name in NAME_FIELDS:
+        if isinstance(raw.get(name), (dict, list, bool)):
+            _fail(where, source, name, f"must be a string: {raw[name]!r}")
+    if raw.get("pod") is not None:
+        _check_pod_ref(raw["pod"], where, source)
     if action in ("Create", "Update"):
         _check_object(raw["object"], where, source)
     if action == "Scale" and (isinstance(raw["replicas"], bool)
@@ -173,12 +197,17 @@ def parse_timelines(cluster) -> list[Step]:
     """Every step of every Timeline document of the cluster, in time order, checked."""
     steps: list[tuple[Step, str, tuple]] = []
     for path, doc in cluster.timelines:
-        name = (doc.get("metadata") or {}).get("name") or "(unnamed)"
+        meta, spec = doc.get("metadata") or {}, doc.get("spec") or {}
+        name = (meta.get("name") if isinstance(meta, dict) else None) or "(unnamed)"
         source = (path, f"Timeline {name}")
+        if not isinstance(meta, dict):
+            _fail("metadata", source, "", "must be a mapping")
         if doc.get("apiVersion") != API_VERSION:
             _fail("apiVersion", source, "", f'Unsupported value: "{doc.get("apiVersion")}": '
                   f'supported values: "{API_VERSION}"')
-        raw_steps = (doc.get("spec") or {}).get("steps")
+        if not isinstance(spec, dict):
+            _fail("spec", source, "", f"must be a mapping with a list of steps: {spec!r}")
+        raw_steps = spec.get("steps")
         if not isinstance(raw_steps, list):
             _fail("spec.steps", source, "", "Required value: a list of steps")
         steps += [(_parse_step(raw, i, source), f"spec.steps[{i}]", source)

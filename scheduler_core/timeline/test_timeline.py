@@ -219,6 +219,45 @@ def test_bad_steps_name_the_step_and_field(tmp_path, step, field, words):
     assert words in str(caught.value)
 
 
+@pytest.mark.parametrize("step,field,words", [
+    pytest.param({"at": 1, "action": ["Cordon"], "node": "a"}, "spec.steps[0].action",
+                 "Unsupported value: \"['Cordon']\"", id="action list"),
+    pytest.param({"at": 1, "action": "Create", "object": {**node("b"), "metadata": ["b"]}},
+                 "spec.steps[0].object.metadata", "must be of type object", id="metadata list"),
+    pytest.param({"at": 1, "action": "Update", "object": {**node("a"), "metadata": ["a"]}},
+                 "spec.steps[0].object.metadata", "must be of type object",
+                 id="update metadata list"),
+    pytest.param({"at": 1, "action": "Create", "object": {**pod("q"), "spec": 5}},
+                 "spec.steps[0].object.spec", "must be of type object", id="object spec int"),
+    pytest.param({"at": 1, "action": "Cordon", "node": ["a"]}, "spec.steps[0].node",
+                 "must be a string", id="node list"),
+    pytest.param({"at": 1, "action": "Delete", "kind": "Pod", "name": "p", "namespace": ["x"]},
+                 "spec.steps[0].namespace", "must be a string", id="namespace list"),
+    pytest.param({"at": 1, "action": "CompletePod", "pod": ["p"]}, "spec.steps[0].pod",
+                 "must be a pod name or a label selector", id="pod list"),
+    pytest.param({"at": 1, "action": "CompletePod", "pod": {"matchLabels": ["app"]}},
+                 "spec.steps[0].pod.matchLabels", "must be of type object",
+                 id="pod selector typed wrongly"),
+])
+def test_wrongly_typed_steps_name_the_step_and_field(tmp_path, step, field, words):
+    with pytest.raises(InputError) as caught:
+        run(tmp_path, node("a"), pod("p"), timeline(step))
+    assert (caught.value.obj, caught.value.field) == ("Timeline t", field)
+    assert words in str(caught.value)
+
+
+@pytest.mark.parametrize("change,field", [
+    pytest.param({"spec": 5}, "spec", id="spec int"),
+    pytest.param({"spec": ["steps"]}, "spec", id="spec list"),
+    pytest.param({"metadata": ["t"]}, "metadata", id="metadata list"),
+])
+def test_a_wrongly_typed_timeline_is_refused_naming_the_field(tmp_path, change, field):
+    with pytest.raises(InputError) as caught:
+        run(tmp_path, node("a"), {**timeline(), **change})
+    assert caught.value.field == field
+    assert "must be a mapping" in str(caught.value)
+
+
 def test_a_node_deleted_earlier_cannot_be_cordoned_later(tmp_path):
     with pytest.raises(InputError, match=r"spec.steps\[0\].node: node \"a\" does not exist"):
         run(tmp_path, node("a"), node("b"), timeline(
@@ -240,6 +279,11 @@ def test_cli_takes_the_timeline_as_a_second_file_and_exits_2_on_a_bad_one(tmp_pa
     assert bad.returncode == 2
     assert bad.stderr.strip() == (f"error: {steps}: Timeline t: field spec.steps[0].at: "
                                   "Invalid value: -5: must be greater than or equal to 0")
+    steps.write_text(yaml.safe_dump(timeline({"at": 5, "action": ["Cordon"], "node": "a"})))
+    typed = subprocess.run([sys.executable, "-m", "scheduler_core", "simulate", str(cluster),
+                            str(steps)], capture_output=True, text=True)
+    assert typed.returncode == 2
+    assert typed.stderr.startswith(f"error: {steps}: Timeline t: field spec.steps[0].action: ")
 
 
 def test_a_step_taken_on_a_paused_run_applies_after_its_cycle_on_replay_too():

@@ -64,7 +64,7 @@ def pod_template(ds: dict) -> dict:
     template = copy.deepcopy((ds.get("spec") or {}).get("template") or {})
     pod_hash = compute_hash(template, (ds.get("status") or {}).get("collisionCount"))
     add_daemon_tolerations(template.setdefault("spec", {}))
-    meta = template.setdefault("metadata", {})
+    meta = template["metadata"] = template.get("metadata") or {}  # null: an empty ObjectMeta
     generation = (ds.get("metadata") or {}).get("generation") or 1
     meta["labels"] = {**(meta.get("labels") or {}), GENERATION_LABEL: str(generation),
                       REVISION_LABEL: pod_hash}

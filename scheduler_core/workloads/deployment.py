@@ -20,12 +20,23 @@ HASH_LABEL = "pod-template-hash"          # apps.DefaultDeploymentUniqueLabelKey
 REVISION_ANNOTATION = "deployment.kubernetes.io/revision"
 
 
+def _semantic(value):
+    """What apiequality.Semantic.DeepEqual compares: a null, an empty map and an empty list
+    are all Go's zero value (`metadata: null` decodes to an empty ObjectMeta)."""
+    if isinstance(value, dict):
+        out = {k: _semantic(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if v not in (None, {}, [])}
+    if isinstance(value, list):
+        return [_semantic(v) for v in value]
+    return value
+
+
 def _without_hash(template: dict) -> dict:
     template = copy.deepcopy(template or {})
     labels = (template.get("metadata") or {}).get("labels")
     if labels:
         labels.pop(HASH_LABEL, None)
-    return template
+    return _semantic(template)
 
 
 def equal_ignore_hash(a: dict, b: dict) -> bool:
@@ -36,7 +47,7 @@ def new_replica_set(d: dict, pod_hash: str, revision: int) -> dict:
     spec = d.get("spec") or {}
     template = copy.deepcopy(spec.get("template") or {})
     labels = {**((template.get("metadata") or {}).get("labels") or {}), HASH_LABEL: pod_hash}
-    template.setdefault("metadata", {})["labels"] = labels
+    template["metadata"] = {**(template.get("metadata") or {}), "labels": labels}
     selector = copy.deepcopy(spec.get("selector") or {})
     selector["matchLabels"] = {**(selector.get("matchLabels") or {}), HASH_LABEL: pod_hash}
     rs_spec = {"replicas": replicas_of(d), "selector": selector, "template": template}

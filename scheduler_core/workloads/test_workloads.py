@@ -81,6 +81,50 @@ def test_deployment_makes_a_replicaset_named_by_the_template_hash_and_its_pods()
         assert owner(pod)["kind"] == "ReplicaSet" and owner(pod)["uid"] == rs["metadata"]["uid"]
 
 
+@pytest.mark.parametrize("kind", ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet",
+                                  "Job"])
+def test_a_null_template_metadata_is_an_empty_one(kind):
+    """`metadata: null` decodes to Go's empty ObjectMeta: the controllers make their pods."""
+    api = "batch/v1" if kind == "Job" else "apps/v1"
+    text = node("n1") + f"""
+---
+apiVersion: {api}
+kind: {kind}
+metadata: {{name: web}}
+spec:
+  replicas: 2
+  template:
+    metadata: null
+    spec: {{containers: [{{name: c, image: nginx}}]}}
+"""
+    sched = run(text)
+    assert sched.bindings and set(sched.bindings.values()) == {"n1"}
+
+
+def test_a_deployment_with_a_null_template_metadata_keeps_one_replicaset_when_scaled():
+    text = node("n1") + """
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  template:
+    metadata: null
+    spec: {containers: [{name: c, image: nginx}]}
+---
+apiVersion: playground.k8s.local/v1
+kind: Timeline
+metadata: {name: t}
+spec:
+  steps: [{at: 10, action: Scale, kind: Deployment, name: web, replicas: 3}]
+"""
+    sched = run(text)
+    # Semantic equality: the ReplicaSet's template (labels added) still matches `null`.
+    assert len({key.rsplit("-", 1)[0] for key in sched.bindings}) == 1
+    assert len(sched.bindings) == 3
+
+
 def test_names_are_deterministic_for_a_seed_and_differ_between_seeds():
     names = [sorted(p["metadata"]["name"] for p in load(DEPLOYMENT, seed).pods)
              for seed in (1, 1, 2)]
