@@ -126,6 +126,19 @@ def test_a_deployment_is_kept_and_its_timeline_becomes_the_clusters(api):
     assert [t["name"] for t in timelines] == ["t"]
 
 
+@pytest.mark.parametrize(("spec", "expected"), [
+    ("5", "field spec: must be a mapping"),
+    ("{steps: [{at: 1, action: [Cordon], node: n1}]}", "field spec.steps[0].action"),
+])
+def test_a_wrongly_typed_timeline_is_a_400_and_nothing_is_stored(api, spec, expected):
+    timeline = ("apiVersion: playground.k8s.local/v1\nkind: Timeline\nmetadata: {name: t}\n"
+                f"spec: {spec}\n")
+    response = _post(api, [("c.yaml", NODE.format(name="n1") + "---\n" + timeline)])
+    assert response.status_code == 400
+    assert expected in response.json()["files"][0]
+    assert not Cluster.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

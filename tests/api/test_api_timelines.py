@@ -42,6 +42,11 @@ def test_create_list_update_and_delete(api, cluster):
                  'field spec.steps[0].object.kind: Unsupported value: "Gizmo"', id="unknown kind"),
     pytest.param({"at": 1, "action": "Cordon", "node": "missing"},
                  'field spec.steps[0].node: node "missing" does not exist', id="missing node"),
+    pytest.param({"at": 1, "action": ["Cordon"], "node": "x"},
+                 "field spec.steps[0].action: Unsupported value", id="action list"),
+    pytest.param({"at": 1, "action": "Create", "object": {"apiVersion": "v1", "kind": "Node",
+                                                          "metadata": ["g"]}},
+                 "field spec.steps[0].object.metadata: Invalid value", id="metadata list"),
 ])
 def test_a_bad_step_is_a_400_naming_index_and_field_and_nothing_is_stored(api, cluster, step,
                                                                           words):
