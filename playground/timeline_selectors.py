@@ -1,7 +1,6 @@
 """Reads for timelines: a cluster's timelines, and what a run's timeline recorded."""
 from __future__ import annotations
 
-import copy
 import json
 import threading
 
@@ -9,7 +8,7 @@ from django.db.models import QuerySet
 
 from playground.models import Cluster, Run, Timeline
 from playground.run_memo import documents_key, recording_memo
-from playground.services import out_of_tree_plugins
+from playground.run_sessions import new_session
 from scheduler_core.session import RunSession
 
 
@@ -33,10 +32,7 @@ class _Recording:
     def at(self, cycles: int) -> dict:
         with self.lock:
             if self.session is None or self.session.cycles > cycles:
-                run = self.run
-                self.session = RunSession(copy.deepcopy(run.sources()), run.config or None,
-                                          seed=run.seed, out_of_tree=out_of_tree_plugins(),
-                                          record=True, checked=True)
+                self.session = new_session(self.run, record=True)
             try:
                 # Even by 0 cycles: a paused run's actions due now apply (once: they are popped).
                 self.session.advance(cycles - self.session.cycles)
