@@ -207,10 +207,16 @@ def describe_objects(documents: list) -> dict:
 def run_objects(request, pk: int):
     run = get_object_or_404(runs_visible_to(request.user), pk=pk)
     try:
-        objects = objects_memo.get(documents_key(run), lambda: describe_objects(run.documents))
-        return JsonResponse(objects)
+        # A copy of the memo's dict: the weights below are added to this response only.
+        objects = dict(objects_memo.get(documents_key(run),
+                                        lambda: describe_objects(run.documents)))
     except InputError as exc:
         return JsonResponse({"detail": str(exc)}, status=400)
+    # Score weights as the framework runs them, so the Score table can say "×1" for a plugin
+    # whose scores were all 0 (the trace's arithmetic cannot show its weight then).
+    expanded = expand_profiles(run.config)
+    objects["weights"] = {p["schedulerName"]: p["weights"] for p in expanded.get("profiles", [])}
+    return JsonResponse(objects)
 
 
 @require_GET
