@@ -46,6 +46,10 @@ def step_cycles(pg, count: int, start: int = 0) -> None:
     for i in range(start, start + count):
         pg.keyboard.press("c")
         expect(pg.locator("#cycle-title")).to_have_text(f"Cycle #{i}", timeout=60_000)
+        # The cycle shows before the server has stored its chunk and released the run; a
+        # second `c` until then is refused as busy, so wait until the step has settled.
+        expect(pg.locator("#run-msg")).not_to_contain_text("Scheduling", timeout=60_000)
+        expect(pg.locator("#run-status")).to_have_text("paused", timeout=60_000)
 
 
 def why_pending(pg) -> str:
