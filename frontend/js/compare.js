@@ -63,7 +63,11 @@ function drawSide(key, strategy) {
 
 async function useSource(key, cid, strategy) {
   const side = sides[key];
-  Object.assign(side, await loadProfile(cid), { cid });
+  // The first load and a quick change of the saved profile race: the last choice wins.
+  const ticket = side.ticket = (side.ticket || 0) + 1;
+  const loaded = await loadProfile(cid);
+  if (ticket !== side.ticket) return;
+  Object.assign(side, loaded, { cid });
   side.source = cid === clusterId ? "this profile" : (clusters.find((c) => c.id === cid) || {}).name;
   drawSide(key, strategy || strategyOf(side.check));
 }

@@ -131,7 +131,7 @@ def test_compare_at_500_nodes(page):
 
 
 def test_compare_at_5000_nodes(page):
-    cluster = import_scale_cluster(page, 5000, 300)
+    cluster = import_scale_cluster(page, 5000, 300, name="scale-5000-compare")
     page.goto(f"/clusters/{cluster}/compare/")
     expect(page.get_by_label("Name of side B")).to_have_value("this profile · bin-pack")
     assert run_compare(page, timeout=300_000) > 0

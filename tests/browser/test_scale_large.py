@@ -20,14 +20,17 @@ KB64 = 64 * 1024
 MAX_DOM = 15_000
 
 
-def import_scale_cluster(pg, nodes: int, pods: int) -> int:
-    """A generated cluster (scripts/make_scale_fixture.py), imported through the API."""
+def import_scale_cluster(pg, nodes: int, pods: int, *, name: str | None = None) -> int:
+    """A generated cluster (scripts/make_scale_fixture.py), imported through the API.
+
+    The browser tests share one server and user, so each caller names its own cluster."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import make_scale_fixture as fixture
 
     text = fixture.render(fixture.documents(nodes, pods), f"scale {nodes}")
     resp = pg.request.post("/api/clusters/import/", data=json.dumps({
-        "name": f"scale-{nodes}-browser", "files": [{"name": f"scale-{nodes}.yaml", "text": text}],
+        "name": name or f"scale-{nodes}-browser",
+        "files": [{"name": f"scale-{nodes}.yaml", "text": text}],
     }), headers={"Content-Type": "application/json", "X-CSRFToken": csrf(pg),
                  "Referer": pg.url or "http://127.0.0.1/"}, timeout=180_000)
     assert resp.ok, resp.text()

@@ -103,7 +103,8 @@ def test_storage_lesson_volume_decisions_and_the_unreserve_revert(page):
     expect(reverted).to_have_count(1)
     expect(reverted).to_contain_text("PV local-1 released by claim default/data-a: "
                                      "Available again")
-    expect(page.locator("#point-detail ul.statuses > li")).to_have_count(2)  # Coscheduling too
+    # Coscheduling and DynamicResources (in v1.34's default profile) unreserve too.
+    expect(page.locator("#point-detail ul.statuses > li")).to_have_count(3)
     trace = page.request.get(f"/api/runs/{run}/cycles/0/").json()
     assert trace["unreserve"][-1]["detail"]["reverted"] == [
         {"kind": "PersistentVolume", "name": "local-1", "claim": "default/data-a"}]
@@ -152,9 +153,11 @@ def test_gang_lesson_waits_times_out_and_releases_then_the_fitting_group_binds(p
     expect(unreserve).to_be_visible()
     unreserve.click()
     statuses = page.locator("#point-detail ul.statuses > li")
-    expect(statuses).to_have_count(2)
+    # Unreserve runs in reverse Reserve order; DynamicResources is in v1.34's default profile.
+    expect(statuses).to_have_count(3)
     expect(statuses.nth(0)).to_contain_text("Coscheduling")
-    expect(statuses.nth(1)).to_contain_text("VolumeBinding")
+    expect(statuses.nth(1)).to_contain_text("DynamicResources")
+    expect(statuses.nth(2)).to_contain_text("VolumeBinding")
     expect(page.locator("#point-detail .volume-decisions")).to_contain_text(
         "Nothing to revert")
     screenshot(page, "gang-lesson.png", full_page=True)
