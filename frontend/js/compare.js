@@ -82,6 +82,7 @@ function sideForm(key) {
   const source = el("select", {
     "aria-label": `Side ${K}: saved profile to start from`,
     onchange: async (e) => {
+      side.chosen = true;
       try { await useSource(key, Number(e.target.value)); } catch (err) { setStatus($("#compare-status"), err.message, "error"); }
     },
   }, clusters.map((c) => el("option", { value: String(c.id), selected: c.id === clusterId }, c.id === clusterId ? `${c.name} (this cluster)` : c.name)));
@@ -266,8 +267,10 @@ async function setupRuns() {
     clusters = await getAll(urls.clusters, { max: 200 });
     $("#sides").replaceChildren(sideForm("a"), sideForm("b"));
     await useSource("a", clusterId);
-    // B starts as A with the other NodeResourcesFit strategy: spread against bin-pack.
-    await useSource("b", clusterId, strategyOf(sides.a.check) === "MostAllocated" ? "LeastAllocated" : "MostAllocated");
+    // B starts as A with the other NodeResourcesFit strategy: spread against bin-pack, unless
+    // the user picked B's saved profile while A was loading.
+    const other = strategyOf(sides.a.check) === "MostAllocated" ? "LeastAllocated" : "MostAllocated";
+    if (!sides.b.chosen) await useSource("b", clusterId, other);
     await setupRuns();
   } catch (err) {
     setStatus($("#compare-status"), err.message, "error");
