@@ -143,9 +143,9 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     expect(ana.locator("#mode")).to_contain_text("detached")
     expect(ana.locator("#stat-cycles")).to_have_text(str(at))
     ana.click("#btn-step")
-    expect(ana.locator("#stat-cycles")).to_have_text(str(at + 1))
+    expect(ana.locator("#stat-cycles")).to_have_text(str(at + 1), timeout=30_000)
     ana.click("#btn-step")
-    expect(ana.locator("#stat-cycles")).to_have_text(str(at + 2))
+    expect(ana.locator("#stat-cycles")).to_have_text(str(at + 2), timeout=30_000)
     workshop = trainer.request.get(f"/api/workshops/{code}/").json()
     presented = trainer.request.get(f"/api/runs/{workshop['presenter_run']}/").json()
     assert presented["cycle_count"] == at
@@ -163,7 +163,7 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     assert boxes["Ben"]["reset_count"] == 1
     assert boxes["Ana"]["reset_count"] == 0 and boxes["Ana"]["run"]["cycle_count"] == at + 2
     assert boxes["Cleo"]["reset_count"] == 0
-    expect(ana.locator("#stat-cycles")).to_have_text(str(at + 2))
+    expect(ana.locator("#stat-cycles")).to_have_text(str(at + 2), timeout=30_000)
     ana.click("#btn-attach")
     expect(ana.locator("#mode")).to_have_text("following the presenter")
     expect(ana.locator("#stat-cycles")).to_have_text(str(at))

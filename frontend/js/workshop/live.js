@@ -31,7 +31,12 @@ export class LiveSocket {
     if (this.closed) return;
     const ws = new WebSocket(wsUrl(this.path));
     this.ws = ws;
-    ws.addEventListener("open", () => { this.retry = 500; this.onStatus("live"); });
+    ws.addEventListener("open", () => {
+      this.retry = 500;
+      this.onStatus("live");
+      // Controls given while the socket was still opening (a step right after detaching).
+      for (const message of (this.waiting || []).splice(0)) ws.send(JSON.stringify(message));
+    });
     ws.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
@@ -78,6 +83,7 @@ export class LiveSocket {
 
   send(message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    else (this.waiting = this.waiting || []).push(message);
   }
 
   close() {
