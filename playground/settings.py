@@ -194,6 +194,20 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# --- Cache -----------------------------------------------------------------------------
+
+# The sign-in lockout and DRF's rate throttles count in the cache. With several server
+# processes (services mode) the count must be one for all of them, so it lives in Redis;
+# embedded mode has one process and keeps Django's per-process default.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "playground",
+        }
+    }
+
 # --- Celery (read by playground/celery.py, namespace CELERY_) ------------------------
 
 CELERY_TASK_ACKS_LATE = True
