@@ -90,7 +90,8 @@ def sandbox_data(sandbox) -> dict:
     return {"id": sandbox.pk, "attendee": sandbox.attendee_id,
             "display_name": sandbox.attendee.display_name,
             "lesson": sandbox.lesson.position, "cluster": sandbox.cluster_id,
-            "cluster_name": sandbox.cluster.name, "reset_count": sandbox.reset_count,
+            "copied": sandbox.cluster_id is not None,
+            "cluster_name": sandbox.shown_cluster.name, "reset_count": sandbox.reset_count,
             "run": run_summary(run) if run is not None else None,
             "view_path": f"/workshops/{sandbox.lesson.workshop.code}/sandboxes/{sandbox.pk}/"}
 
@@ -193,7 +194,7 @@ class SandboxDetailView(_WorkshopView):
                    responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
     def get(self, request, code, pk):
         sandbox = self.sandbox(self.member())
-        return Response({**sandbox_data(sandbox), "objects": lesson_objects(sandbox.cluster)})
+        return Response({**sandbox_data(sandbox), "objects": lesson_objects(sandbox.shown_cluster)})
 
 
 class SandboxResetView(_WorkshopView):

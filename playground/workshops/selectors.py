@@ -57,7 +57,8 @@ def workshops_of(user) -> QuerySet[Workshop]:
 
 def sandboxes_visible(member: Membership) -> QuerySet[Sandbox]:
     sandboxes = (Sandbox.objects.filter(lesson__workshop=member.workshop)
-                 .select_related("attendee", "lesson", "cluster", "run")
+                 .select_related("attendee", "lesson__cluster", "lesson__workshop", "cluster",
+                                 "run")
                  .defer("run__documents"))
     if not member.is_trainer:
         sandboxes = sandboxes.filter(attendee=member.attendee)

@@ -123,8 +123,10 @@ def workshop_join(*, code, display_name, user=None) -> Attendee:
             account.save(update_fields=["password"])
             attendee = Attendee.objects.create(workshop=workshop, user=account,
                                                display_name=name)
-            for lesson in workshop.lessons.select_related("cluster"):
-                _new_sandbox(attendee, lesson)
+            # No copies yet (sandbox_cluster makes one when first needed): joining stays
+            # instant at any cluster size.
+            Sandbox.objects.bulk_create(Sandbox(attendee=attendee, lesson=lesson)
+                                        for lesson in workshop.lessons.all())
             events.notify(workshop.pk, {"kind": "joined", "attendee": attendee.pk,
                                         "name": name}, audience="trainer")
     except IntegrityError as exc:
@@ -133,29 +135,31 @@ def workshop_join(*, code, display_name, user=None) -> Attendee:
     return attendee
 
 
-def _sandbox_clone(attendee: Attendee, lesson: WorkshopLesson) -> Cluster:
-    return cluster_clone(cluster=lesson.cluster, owner=attendee.user,
-                         name=f"{lesson.workshop.code} lesson {lesson.position + 1} "
-                              f"{uuid.uuid4().hex[:6]}")
-
-
-def _new_sandbox(attendee: Attendee, lesson: WorkshopLesson) -> Sandbox:
-    return Sandbox.objects.create(attendee=attendee, lesson=lesson,
-                                  cluster=_sandbox_clone(attendee, lesson))
+def sandbox_cluster(sandbox: Sandbox):
+    """The attendee's own copy of the lesson cluster, made now if they have none yet. Call
+    it in a transaction holding the sandbox's row (select_for_update)."""
+    if sandbox.cluster_id is None:
+        lesson = sandbox.lesson
+        sandbox.cluster = cluster_clone(
+            cluster=lesson.cluster, owner=sandbox.attendee.user,
+            name=f"{lesson.workshop.code} lesson {lesson.position + 1} {uuid.uuid4().hex[:6]}")
+        sandbox.save(update_fields=["cluster"])
+    return sandbox.cluster
 
 
 def sandbox_reset(*, sandbox: Sandbox) -> Sandbox:
-    """The sandbox back to the lesson: a fresh copy of the lesson cluster, the old copy and
-    its runs deleted."""
+    """The sandbox back to the lesson: its copy and the copy's runs deleted (the next detach
+    copies the lesson afresh)."""
     with transaction.atomic():
         sandbox = Sandbox.objects.select_for_update().select_related(
-            "attendee__user", "lesson__cluster", "lesson__workshop").get(pk=sandbox.pk)
+            "lesson__workshop").get(pk=sandbox.pk)
         old = sandbox.cluster
-        sandbox.cluster = _sandbox_clone(sandbox.attendee, sandbox.lesson)
+        sandbox.cluster = None
         sandbox.run = None
         sandbox.reset_count += 1
         sandbox.save(update_fields=["cluster", "run", "reset_count"])
-        old.delete()
+        if old is not None:
+            old.delete()
         events.notify(sandbox.lesson.workshop_id,
                       {"kind": "sandbox_reset", "sandbox": sandbox.pk,
                        "lesson": sandbox.lesson.position},
@@ -205,8 +209,8 @@ def sandbox_detach(*, sandbox: Sandbox, cycles: int) -> Run:
         raise InvalidInput({"cycles": ["must be a whole number, 0 or more"]})
     with transaction.atomic():
         sandbox = Sandbox.objects.select_for_update().select_related(
-            "attendee__user", "cluster").get(pk=sandbox.pk)
-        run = run_create(cluster=sandbox.cluster, seed=_presenter_seed(sandbox),
+            "attendee__user", "cluster", "lesson__workshop", "lesson__cluster").get(pk=sandbox.pk)
+        run = run_create(cluster=sandbox_cluster(sandbox), seed=_presenter_seed(sandbox),
                          owner=sandbox.attendee.user, name="my run")
         sandbox.run = run
         sandbox.save(update_fields=["run"])

@@ -8,7 +8,8 @@ def test_the_trainer_sees_every_sandbox_an_attendee_their_own(room, workshop):
     assert sorted(s["display_name"] for s in everyone) == ["Ana", "Ben"]
     own = room["ana"].get(url(workshop, "sandboxes/")).json()
     assert [s["display_name"] for s in own] == ["Ana"]
-    assert own[0]["cluster"] != workshop.lessons.get().cluster_id  # a copy, not the lesson
+    # No copy until the first detach: the sandbox reads as the lesson.
+    assert own[0]["cluster"] is None and own[0]["copied"] is False
 
 
 def test_it_rejects_other_attendees_sandbox(room, workshop):
