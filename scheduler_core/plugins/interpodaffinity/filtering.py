@@ -6,6 +6,7 @@ required affinity and anti-affinity terms. Filter then only looks those counts u
 """
 from __future__ import annotations
 
+from ...columns.verdict import Verdict
 from ...framework.cycle_state import CycleState, StateData
 from ...framework.interfaces import (
     FilterPlugin,
@@ -13,9 +14,10 @@ from ...framework.interfaces import (
     PreFilterPlugin,
     PreFilterResult,
 )
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo
 from ..names import INTER_POD_AFFINITY
+from . import vector
 from .terms import AffinityTerm, parsed_affinity, pod_matches_all_affinity_terms
 
 PRE_FILTER_STATE_KEY = "PreFilter" + INTER_POD_AFFINITY
@@ -24,6 +26,15 @@ ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = \
     "node(s) didn't satisfy existing pods anti-affinity rules"
 ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
 ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
+# What each kind of vector.filter_kinds means.
+OUTCOMES = {
+    vector.AFFINITY_NOT_MATCH: (Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                (ERR_REASON_AFFINITY_RULES_NOT_MATCH,)),
+    vector.ANTI_AFFINITY_NOT_MATCH: (
+        Code.UNSCHEDULABLE, (ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,)),
+    vector.EXISTING_ANTI_AFFINITY_NOT_MATCH: (
+        Code.UNSCHEDULABLE, (ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,)),
+}
 
 
 def _update(counts: dict, node_labels: dict, topology_key: str, value: int) -> None:
@@ -206,10 +217,17 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
         anti_affinity_terms = [t.with_merged_namespaces(objects)
                                for t in parsed.required_anti_affinity]
         ns_labels = objects.namespace_labels(pod.namespace)
-        existing = existing_anti_affinity_counts(
-            pod, ns_labels, snapshot.have_pods_with_required_anti_affinity_list)
-        affinity, anti_affinity = incoming_affinity_anti_affinity_counts(
-            affinity_terms, anti_affinity_terms, snapshot.list())
+        cols = vector.snapshot_columns(state, snapshot)
+        index = vector.term_index(cols) if cols is not None else None
+        if index is not None:
+            existing = vector.existing_anti_affinity_counts(index, cols, pod, ns_labels)
+            affinity, anti_affinity = vector.incoming_counts(cols, affinity_terms,
+                                                             anti_affinity_terms)
+        else:
+            existing = existing_anti_affinity_counts(
+                pod, ns_labels, snapshot.have_pods_with_required_anti_affinity_list)
+            affinity, anti_affinity = incoming_affinity_anti_affinity_counts(
+                affinity_terms, anti_affinity_terms, snapshot.list())
         if not existing and not affinity_terms and not anti_affinity_terms:
             return None, Status.skip()
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(
@@ -235,6 +253,12 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
             return s
         s.update_with_pod(pod_to_remove, node_info.labels, -1)
         return None
+
+    def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return None  # the per-node Filter reports the missing state
+        return Verdict(vector.filter_kinds(s, cols), OUTCOMES)
 
     def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:
         s = get_pre_filter_state(state)

@@ -19,6 +19,7 @@ from ...framework.interfaces import (
 from ...framework.status import Status
 from ...framework.types import NodeInfo, PodInfo
 from ..names import INTER_POD_AFFINITY
+from . import vector
 from .terms import AffinityTerm, parsed_affinity
 
 PRE_SCORE_STATE_KEY = "PreScore" + INTER_POD_AFFINITY
@@ -89,7 +90,23 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
                           for t in parsed.preferred_anti_affinity]
         ns_labels = objects.namespace_labels(pod.namespace)
         hard_weight = self.hard_pod_affinity_weight
+        cols = vector.snapshot_columns(state, snapshot)
+        index = vector.term_index(cols) if cols is not None else None
+        if index is not None:
+            scores = vector.topology_score(index, cols, pod, ns_labels, preferred,
+                                           preferred_anti, hard_weight)
+        else:
+            scores = self._rescan(all_nodes, has_constraints, pod, ns_labels, preferred,
+                                  preferred_anti, hard_weight)
+        if not scores:
+            return Status.skip()
+        state.write(PRE_SCORE_STATE_KEY, PreScoreState(scores))
+        return None
 
+    @staticmethod
+    def _rescan(all_nodes, has_constraints, pod, ns_labels, preferred, preferred_anti,
+                hard_weight) -> dict:
+        """topology_score from every existing pod's terms and the incoming pod's."""
         scores: dict = {}
         for node_info in all_nodes:
             node_labels = node_info.labels
@@ -110,10 +127,7 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
                                node_labels, 1)
                 _process_terms(scores, existing_terms.preferred_anti_affinity, pod, ns_labels,
                                node_labels, -1)
-        if not scores:
-            return Status.skip()
-        state.write(PRE_SCORE_STATE_KEY, PreScoreState(scores))
-        return None
+        return scores
 
     def score(self, state: CycleState, pod: PodInfo,
               node_info: NodeInfo) -> tuple[int, Status | None]:
@@ -126,6 +140,12 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
             if key in labels:
                 score += values.get(labels[key], 0)
         return score, None
+
+    def score_vector(self, state: CycleState, pod: PodInfo, cols, rows):
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return None  # the per-node Score reports the missing state
+        return vector.score_vector(s.topology_score, cols, rows)
 
     def score_extensions(self) -> ScoreExtensions:
         return self
@@ -144,3 +164,11 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
             ns.score = int(float(MAX_NODE_SCORE) * (float(ns.score - min_count) / float(diff))) \
                 if diff > 0 else 0
         return None
+
+    def normalize_vector(self, state: CycleState, pod: PodInfo, scores):
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return None  # the per-node NormalizeScore reports the missing state
+        if not s.topology_score:
+            return scores
+        return vector.normalize_vector(scores)
