@@ -523,6 +523,7 @@ class Scheduler:
             if not status.is_success():
                 raise SchedulingError(status)
             if self.extenders:
+                totals = totals.tolist()   # extenders add their weighted scores node by node
                 prioritize_with_extenders(self.extenders, pod, feasible, totals, rec)
         if rec is not None:
             rec.total_scores(feasible, totals)

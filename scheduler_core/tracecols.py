@@ -12,6 +12,8 @@ import json
 from array import array
 from operator import attrgetter
 
+import numpy as np
+
 _NAME = attrgetter("name")
 
 
@@ -34,6 +36,8 @@ _TYPECODES = (("b", 2**7), ("h", 2**15), ("i", 2**31), ("q", 2**63))
 def int_column(values) -> array | list:
     """The smallest signed integer array that holds the values when they are all plain ints
     in int64's range, else the list itself."""
+    if isinstance(values, np.ndarray):
+        return _int_column_of_array(values)
     if not values:
         return array("b")
     if not set(map(type, values)) <= {int}:  # bools and floats print differently
@@ -43,6 +47,21 @@ def int_column(values) -> array | list:
         if -bound <= low and high < bound:
             return array(code, values)
     return list(values)
+
+
+def _int_column_of_array(values: np.ndarray) -> array | list:
+    """int_column of a numpy array, converted without a Python int per value."""
+    if values.dtype.kind not in "iu":
+        return values.tolist()
+    if not len(values):
+        return array("b")
+    low, high = int(values.min()), int(values.max())
+    for code, bound in _TYPECODES:
+        if -bound <= low and high < bound:
+            out = array(code)
+            out.frombytes(values.astype(np.dtype(code), copy=False).tobytes())
+            return out
+    return values.tolist()
 
 
 class Tables:

@@ -14,7 +14,7 @@ def remember_rows(state, nodes: list, rows) -> None:
     state.write(_ROWS_KEY, (nodes, rows))
 
 
-def vector_raw_scores(pl, state, pod, nodes) -> list[int] | None:
+def vector_raw_scores(pl, state, pod, nodes) -> np.ndarray | None:
     """The plugin's raw scores for `nodes`, or None to score them one by one."""
     vector = getattr(pl, "score_vector", None)
     if vector is None:
@@ -31,14 +31,12 @@ def vector_raw_scores(pl, state, pod, nodes) -> list[int] | None:
         state.write(_ROWS_KEY, (nodes, rows))
     if rows is None:
         return None
-    scores = vector(state, pod, cols, rows)
-    return None if scores is None else scores.tolist()
+    return vector(state, pod, cols, rows)
 
 
-def vector_normalized(ext, state, pod, raw: list[int]) -> list[int] | None:
+def vector_normalized(ext, state, pod, raw) -> np.ndarray | None:
     """NormalizeScore on the whole array, when the extension has a vectorized one."""
     vector = getattr(ext, "normalize_vector", None)
-    if vector is None or state.get(COLUMNS_KEY) is None:
+    if vector is None or state.get(COLUMNS_KEY) is None or not len(raw):
         return None
-    scores = vector(state, pod, np.array(raw, np.int64)) if raw else None
-    return None if scores is None else scores.tolist()
+    return vector(state, pod, np.asarray(raw, np.int64))

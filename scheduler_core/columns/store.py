@@ -16,6 +16,11 @@ SAFE_LIMIT = 2**56
 CPU, MEMORY, EPHEMERAL, PODS = range(4)
 # Counts of matching pods kept per (namespace, selector); each costs a recount per changed row.
 MAX_POD_COUNTS = 64
+# Per-row values kept for the plugins (a pod's request, its tolerations...); each keyed set
+# costs a recomputation of the rows changed since it was last read.
+MAX_KEPT = 64
+# Up to this many changed rows are recomputed one by one rather than as arrays.
+FEW_ROWS = 8
 
 
 def _taint_signature(taints: list) -> tuple:
@@ -41,6 +46,10 @@ class NodeColumns:
         self._label_classes: dict[tuple, tuple[np.ndarray, list[dict]]] = {}
         self._images: dict[str, tuple[np.ndarray, int]] = {}
         self._pod_counts: dict[tuple, tuple[np.ndarray, object]] = {}
+        # Which rows changed since a kept value was computed: a counter bumped per update.
+        self.version = 0
+        self.row_version = np.zeros(n, np.int64)
+        self._kept: dict[object, list] = {}
         for row, ni in enumerate(node_infos):
             self.update_row(row, ni, ni)
 
@@ -54,6 +63,8 @@ class NodeColumns:
         if max(values) >= SAFE_LIMIT or min(values) <= -SAFE_LIMIT:
             self.exact = False
             return
+        self.version += 1
+        self.row_version[row] = self.version
         self.allocatable[row] = values[:4]
         self.requested[row] = values[4:7]
         self.non_zero[row] = values[7:]
@@ -133,6 +144,28 @@ class NodeColumns:
             counts = np.array([count(ni) for ni in self.node_infos], np.int64).reshape(self.size)
             cached = self._pod_counts[key] = (counts, count)
         return cached[0]
+
+    def kept(self, key, compute, compute_row=None) -> np.ndarray:
+        """compute(rows) for every row, kept up to date: only the rows changed since the last
+        read are computed again, one by one with compute_row(row) when they are few (a cycle
+        changes a row or two, where numpy's fixed cost per call would dominate). For values
+        where a row depends on that row's columns alone (and on what `key` names: the pod's
+        request, its tolerations...)."""
+        entry = self._kept.get(key)
+        if entry is None:
+            if len(self._kept) >= MAX_KEPT:
+                self._kept.clear()
+            entry = self._kept[key] = [compute(np.arange(self.size)), self.version]
+        elif entry[1] != self.version:
+            changed = np.flatnonzero(self.row_version > entry[1])
+            values = entry[0]
+            if compute_row is not None and len(changed) <= FEW_ROWS:
+                for row in changed.tolist():
+                    values[row] = compute_row(row)
+            else:
+                values[changed] = compute(changed)
+            entry[1] = self.version
+        return entry[0]
 
     def image(self, name: str) -> tuple[np.ndarray, int]:
         """(size of the image on each node or 0, how many nodes hold it)."""

@@ -6,6 +6,19 @@ import numpy as np
 from ..framework.status import Code, Status
 
 
+class Explained(dict):
+    """Outcomes worked out from the code itself on first lookup: a plugin whose codes are
+    kept across cycles never lists which codes occur."""
+
+    def __init__(self, explain):
+        super().__init__()
+        self._explain = explain
+
+    def __missing__(self, kind: int):
+        outcome = self[kind] = self._explain(kind)
+        return outcome
+
+
 class Verdict:
     """kinds[row] == 0: the node passes; otherwise outcomes[kinds[row]] is (Code, reasons).
 

@@ -143,6 +143,14 @@ def _score_weights(profile, instances) -> dict[str, int]:
     return weights
 
 
+def _out_of_range(name: str, scores: np.ndarray) -> Status:
+    """The error for the first score outside [MIN_NODE_SCORE, MAX_NODE_SCORE]."""
+    value = scores[int(np.argmax((scores < MIN_NODE_SCORE) | (scores > MAX_NODE_SCORE)))]
+    return Status(Code.ERROR, f"applying score defaultWeights on Score plugins: plugin "
+                  f'"{name}" returns an invalid score {value}, it should in the range of '
+                  f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing", plugin=name)
+
+
 class Framework:
     """One profile's plugins per extension point, and the runners for each point."""
 
@@ -362,13 +370,14 @@ class Framework:
         return Status()
 
     def run_score_plugins(self, state, pod, nodes: list[NodeInfo], rec=None):
-        """Weighted totals per node (aligned with nodes), or an error Status.
+        """Weighted totals per node (an array aligned with nodes), or an error Status.
 
         As RunScorePlugins: every plugin scores every node, then every plugin normalizes, then
         the scores are range-checked and weighted; so a Score error is reported before any
         Normalize error, and a Normalize error before any score out of range.
         """
-        plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
+        skip = state.skip_score_plugins
+        plugins = [pl for pl in self.score_plugins if pl.name() not in skip]
         raws = []
         for pl in plugins:
             raw, status = self._score_one(pl, state, pod, nodes)
@@ -384,24 +393,18 @@ class Framework:
         if rec is not None:
             for pl, raw, values in zip(plugins, raws, normalized):
                 rec.score(pl.name(), nodes, raw, values, self.weights.get(pl.name(), 1))
-        if not nodes:
-            return [], Status()
         # Summed as arrays: the first out-of-range score (in plugin, then node order) still
         # decides the error.
         totals = np.zeros(len(nodes), np.int64)
+        if not nodes:
+            return totals, Status()
         for pl, values in zip(plugins, normalized):
-            name = pl.name()
-            weight = self.weights.get(name, 1)
             scores = np.asarray(values)
-            out_of_range = (scores < MIN_NODE_SCORE) | (scores > MAX_NODE_SCORE)
-            if out_of_range.any():
-                value = values[int(np.argmax(out_of_range))]
-                return None, Status(
-                    Code.ERROR, f"applying score defaultWeights on Score plugins: plugin "
-                    f'"{name}" returns an invalid score {value}, it should in the range of '
-                    f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing", plugin=name)
-            totals += scores * weight
-        return totals.tolist(), Status()
+            if scores.min() < MIN_NODE_SCORE or scores.max() > MAX_NODE_SCORE:
+                return None, _out_of_range(pl.name(), scores)
+            weight = self.weights.get(pl.name(), 1)
+            totals += scores * weight if weight != 1 else scores
+        return totals, Status()
 
     @staticmethod
     def _score_one(pl, state, pod, nodes):
@@ -427,6 +430,8 @@ class Framework:
         normalized = vector_normalized(ext, state, pod, raw)
         if normalized is not None:
             return normalized, None
+        if isinstance(raw, np.ndarray):
+            raw = raw.tolist()  # a plugin's NormalizeScore sees plain ints, as per node
         scores = [NodeScore(ni.name, v) for ni, v in zip(nodes, raw)]
         status = ext.normalize_score(state, pod, scores)
         if status is not None and not status.is_success():

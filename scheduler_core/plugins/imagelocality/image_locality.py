@@ -72,13 +72,22 @@ class ImageLocality(ScorePlugin):
         if not images:
             return None
         total_num_nodes = len(self.handle.snapshot.list())
+        columns = [cols.image(image) for image in images]
+        # A node's score depends on its own images once the spreads are known: kept.
+        key = (NAME, total_num_nodes, *((image, num) for image, (_, num) in zip(images, columns)))
+        infos = cols.node_infos
+        scores = cols.kept(key, lambda some: self._score_rows(columns, total_num_nodes, some),
+                           lambda row: self.score(state, pod, infos[row])[0])
+        return scores[rows]
+
+    @staticmethod
+    def _score_rows(columns, total_num_nodes: int, rows):
         sum_scores = np.zeros(len(rows), np.int64)
-        for image in images:
-            sizes, num_nodes = cols.image(image)
+        for sizes, num_nodes in columns:
             if num_nodes:
                 spread = num_nodes / total_num_nodes
                 sum_scores += (sizes[rows].astype(np.float64) * spread).astype(np.int64)
-        max_threshold = MAX_CONTAINER_THRESHOLD * len(images)
+        max_threshold = MAX_CONTAINER_THRESHOLD * len(columns)
         clamped = np.clip(sum_scores, MIN_THRESHOLD, max_threshold)
         return MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 

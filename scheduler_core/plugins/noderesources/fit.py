@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...columns.verdict import Verdict
+from ...columns.verdict import Explained, Verdict
 from ...errors import ConfigError, child, invalid, is_int, unsupported
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import (
@@ -145,6 +145,7 @@ def fits(pod: PodInfo, node_info: NodeInfo) -> list[InsufficientResource]:
 # larger than the whole node.
 _NATIVE_SHORTAGES = ((1, REASON_TOO_MANY_PODS), (2, "Insufficient cpu"),
                      (4, "Insufficient memory"), (8, "Insufficient ephemeral-storage"))
+_NATIVE_BITS = {PODS: 1, CPU: 2, MEMORY: 4, EPHEMERAL_STORAGE: 8}
 _FIRST_SCALAR_BIT = 16
 _UNRESOLVABLE_BIT = 1 << 30
 _MAX_SCALARS = 25
@@ -156,14 +157,34 @@ def fits_request_vector(pod_request: PodRequest, cols) -> Verdict | None:
     wants += [want for _, want in pod_request.scalars]
     if len(pod_request.scalars) > _MAX_SCALARS or any(abs(w) >= 2**56 for w in wants):
         return None
-    alloc, used = cols.allocatable, cols.requested
-    kinds = np.where(cols.pod_count + 1 > alloc[:, 3], 1, 0).astype(np.int64)
+    # A node's code depends on its own row and the request only: kept across cycles.
+    key = (NAME, *wants[:3], tuple(pod_request.scalars))
+    infos = cols.node_infos
+    kinds = cols.kept(key, lambda rows: _fit_kinds(pod_request, cols, rows),
+                      lambda row: _fit_kind(pod_request, fits_request(pod_request, infos[row])))
+    return Verdict(kinds, Explained(lambda kind: _fit_outcome(kind, pod_request)))
+
+
+def _fit_kind(pod_request: PodRequest, insufficient: list[InsufficientResource]) -> int:
+    """The reason code of one node from what fits_request found it lacks."""
+    bits = {name: _FIRST_SCALAR_BIT << i for i, (name, _) in enumerate(pod_request.scalars)}
+    bits.update(_NATIVE_BITS)
+    kind = 0
+    for r in insufficient:
+        kind |= bits[r.resource_name] | (_UNRESOLVABLE_BIT if r.unresolvable else 0)
+    return kind
+
+
+def _fit_kinds(pod_request: PodRequest, cols, rows: np.ndarray) -> np.ndarray:
+    """The reason codes of the nodes at `rows`."""
+    alloc, used = cols.allocatable[rows], cols.requested[rows]
+    kinds = np.where(cols.pod_count[rows] + 1 > alloc[:, 3], 1, 0).astype(np.int64)
     checks = [(pod_request.milli_cpu, alloc[:, 0], used[:, 0], 2),
               (pod_request.memory, alloc[:, 1], used[:, 1], 4),
               (pod_request.ephemeral_storage, alloc[:, 2], used[:, 2], 8)]
     for i, (name, want) in enumerate(pod_request.scalars):
         capacity, in_use = cols.scalar(name)
-        checks.append((want, capacity, in_use, _FIRST_SCALAR_BIT << i))
+        checks.append((want, capacity[rows], in_use[rows], _FIRST_SCALAR_BIT << i))
     for want, capacity, in_use, bit in checks:
         # Native resources are checked only when requested; scalars always (pre-filtered > 0).
         if bit < _FIRST_SCALAR_BIT and want <= 0:
@@ -171,11 +192,7 @@ def fits_request_vector(pod_request: PodRequest, cols) -> Verdict | None:
         short = want > capacity - in_use
         kinds |= short * bit
         kinds |= (short & (want > capacity)) * _UNRESOLVABLE_BIT
-    outcomes = {}
-    rejected = kinds[kinds != 0]
-    for kind in np.unique(rejected).tolist() if len(rejected) else ():
-        outcomes[kind] = _fit_outcome(kind, pod_request)
-    return Verdict(kinds, outcomes)
+    return kinds
 
 
 def _fit_outcome(kind: int, pod_request: PodRequest) -> tuple[Code, tuple[str, ...]]:

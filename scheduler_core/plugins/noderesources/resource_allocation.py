@@ -170,6 +170,14 @@ class ResourceAllocationScorer:
             return None
         if any(abs(v) >= 2**56 for v in pod_requests):
             return None
+        # A node's score depends on its own row and the pod's requests: kept across cycles.
+        infos = cols.node_infos
+        scores = cols.kept((self, *pod_requests),
+                           lambda some: self._score_rows(cols, some, pod_requests),
+                           lambda row: self.score(infos[row], pod_requests)[0])
+        return scores[rows]
+
+    def _score_rows(self, cols, rows: np.ndarray, pod_requests: list[int]) -> np.ndarray:
         shape = (len(rows), len(pod_requests))
         requested, allocatable = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
         alloc = cols.allocatable[rows]
