@@ -81,4 +81,5 @@ class CycleRecordAdmin(admin.ModelAdmin):
     list_filter = ["outcome"]
     search_fields = ["pod"]
     raw_id_fields = ["run"]
+    exclude = ["legacy_trace", "packed"]  # either form of the trace, read as `trace`
     readonly_fields = ["trace"]

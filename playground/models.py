@@ -15,6 +15,7 @@ from django.db import models
 
 from scheduler_core.framework.types import PodInfo, Resource
 from scheduler_core.loader import pod_priority
+from scheduler_core.tracepack import unpack
 
 # Cluster-scoped kinds other than the ones with their own model (CSINode, DRA's DeviceClass
 # and ResourceSlice); ExtraObject rows of every other kind carry a namespace.
@@ -337,7 +338,8 @@ class Run(models.Model):
     pods_bound = models.IntegerField(default=0)
     error = models.TextField(blank=True, default="")
     # What the run did to pods beyond its cycles (bindings, nominations, victims, recent cycle
-    # summaries), kept by the run executor (playground.runs).
+    # summaries), kept by the run executor (playground.run_executor); while the run runs, the
+    # bindings and victims of its latest chunks are in its RunChunk rows.
     result = models.JSONField(default=dict, blank=True)
     # The run executor's lock (playground.runs): the ticket of the task that may work on the
     # run, and until when it holds it unless it renews the lease; empty when nobody works.
@@ -357,9 +359,55 @@ class Run(models.Model):
     def __str__(self):
         return f"run {self.pk} of {self.cluster}"
 
+    def results(self) -> dict:
+        """`result` with what the chunks committed since the run last stopped (RunChunk)."""
+        result = dict(self.result or {})
+        chunks = list(self.chunks.values_list("bindings", "removed", "victims"))
+        if chunks:
+            bindings = dict(result.get("bindings") or {})
+            victims = list(result.get("victims") or [])
+            for changed, removed, new_victims in chunks:
+                bindings.update(changed)
+                for pod in removed:
+                    bindings.pop(pod, None)
+                victims += new_victims
+            result.update(bindings=bindings, victims=victims)
+        return result
+
     def sources(self) -> list[tuple[str, list]]:
         """The run's documents as scheduler_core.loader.load_documents / RunSession take them."""
         return [(f"run {self.pk}", self.documents)]
+
+
+class RunChunk(models.Model):
+    """What one chunk of a running run changed in its results: the bindings that changed
+    (pod -> node, None while pending), the pods that left them, the victims it preempted.
+    Appended with the chunk's cycles; folded into Run.result (and deleted) once the run
+    stops, so that a long run does not rewrite every binding on every chunk."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="chunks")
+    start = models.IntegerField()                   # the run's cycle count before the chunk
+    bindings = models.JSONField(default=dict)
+    removed = models.JSONField(default=list)
+    victims = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["run", "start", "id"]
+
+
+def stored_trace(legacy: dict | None, packed: bytes | None) -> dict | None:
+    """A CycleRecord's trace from its two columns (a row has one of them): the contract's
+    CYCLE object."""
+    if legacy is not None or packed is None:
+        return legacy
+    return unpack(packed).data
+
+
+def stored_trace_text(legacy: dict | None, packed: bytes | None, indent: int) -> str:
+    """The trace as json.dumps(..., indent=2) prints it, `indent` spaces deep in a document."""
+    if packed is not None and legacy is None:
+        return unpack(packed).pretty(indent)
+    return json.dumps(legacy, indent=2).replace("\n", "\n" + " " * indent)
 
 
 class CycleRecord(models.Model):
@@ -370,7 +418,14 @@ class CycleRecord(models.Model):
     outcome = models.CharField(max_length=32)       # Bound, Unschedulable, Rejected, Error
     node = models.CharField(max_length=253, null=True, blank=True)
     message = models.TextField(blank=True, default="")
-    trace = OrderedJSONField()                      # the contract's CYCLE object
+    # The trace, in one of two forms: the run executor stores the engine's columns packed
+    # (scheduler_core.tracepack, a few KB a cycle); rows stored before it, and cycles given
+    # as the contract's dict (tests, a cycle that waited on Permit), keep the CYCLE object.
+    # `trace` reads either as that object.
+    legacy_trace = OrderedJSONField(null=True, blank=True, db_column="trace")
+    packed = models.BinaryField(null=True, blank=True)
+    # The cycle preempted (its trace's `preemption` is set): the run's timeline reads those.
+    preempted = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["run", "index"]
@@ -384,6 +439,16 @@ class CycleRecord(models.Model):
 
     def __str__(self):
         return f"cycle {self.index} of run {self.run_id}"
+
+    @property
+    def trace(self) -> dict | None:
+        """The contract's CYCLE object."""
+        return stored_trace(self.legacy_trace, self.packed)
+
+    @trace.setter
+    def trace(self, value: dict) -> None:
+        self.legacy_trace, self.packed = value, None
+        self.preempted = bool(value and value.get("preemption"))
 
 
 class Timeline(models.Model):

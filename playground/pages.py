@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
-from playground.models import CycleRecord
+from playground.models import CycleRecord, stored_trace
 from playground.run_memo import documents_key, objects_memo
 from playground.selectors import clusters_visible_to, profile_label, runs_visible_to
 from playground.services import cluster_manifests, out_of_tree_plugins
@@ -225,9 +225,10 @@ def run_timeline(request, pk: int):
     """Every stored cycle in a few fields: what the history slider and "why pending" walk."""
     run = get_object_or_404(runs_visible_to(request.user), pk=pk)
     cycles = CycleRecord.objects.filter(run=run).order_by("index")
-    # Traces are JSON text: only the few cycles that preempted are read whole.
-    preempting = {index: (trace or {}).get("preemption") for index, trace in
-                  cycles.filter(trace__contains='"preemption":{').values_list("index", "trace")}
+    # Only the few cycles that preempted are read whole.
+    preempting = {index: stored_trace(legacy, packed)["preemption"]
+                  for index, legacy, packed in cycles.filter(preempted=True).values_list(
+                      "index", "legacy_trace", "packed")}
     rows = cycles.values_list("index", "time", "pod", "outcome", "node")
     return JsonResponse({"cycles": [[*r, preempting.get(r[0])] for r in rows]})
 
@@ -290,7 +291,7 @@ def _run_side(run) -> dict:
     """A stored run where it stands: its bindings, why the others wait, the nodes' usage."""
     objects = describe_objects(run.documents)
     bindings = {key: pod["node"] for key, pod in objects["pods"].items()}
-    bindings.update((run.result or {}).get("bindings") or {})
+    bindings.update(run.results().get("bindings") or {})
     waiting = [pod for pod, node in bindings.items() if not node]
     # The last message of each waiting pod's cycles: later rows overwrite earlier ones.
     pending = dict(CycleRecord.objects.filter(run=run, pod__in=waiting).exclude(message="")

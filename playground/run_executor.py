@@ -1,16 +1,21 @@
 """Executing runs: the bodies of the run tasks (scheduler_core.tasks), which call in here.
 
-A task advances the engine in chunks (CHUNK_CYCLES cycles or CHUNK_SECONDS, whichever comes
-first). After each chunk ONE transaction stores the chunk's CycleRecords (idempotent on
-(run, index)), the counters and the run's results (bindings, nominations, victims); only once
-it has committed are the chunk's events sent to the channel group `run_<id>`. A worker that
-dies mid-chunk therefore leaves the run as it was before that chunk, and whoever takes over
-replays the stored cycles (playground.run_sessions) and goes on from there. The task holds
-the run's lease (playground.run_lease) throughout.
+A task advances the engine in chunks (CHUNK_CYCLES cycles or the chunk's seconds, whichever
+comes first; a task's first chunk is short, so that the stream starts at once, and each next
+one twice as long up to CHUNK_SECONDS). After each chunk ONE transaction stores the chunk's
+CycleRecords (idempotent on (run, index); each trace is the engine's columns packed as they
+are, scheduler_core.tracepack), the counters and the run's results: while the run goes on,
+the bindings that changed and the chunk's victims are appended as a RunChunk row; the chunk
+that stops the run folds them into Run.result. Only once it has committed are the chunk's
+events sent to the channel group `run_<id>`. A worker that dies mid-chunk therefore leaves the
+run as it was before that chunk, and whoever takes over replays the stored cycles
+(playground.run_sessions) and goes on from there. The task holds the run's lease
+(playground.run_lease) throughout.
 
 A cycle whose pod waits on Permit is stored open (no outcome yet) with its chunk. The run's
 result lists the open cycles (`open`), and the chunk in which one finishes rewrites its
-CycleRecord and streams its summary again, marked `late`.
+CycleRecord (as the contract's JSON: the stored part and what came after, merged) and streams
+its summary again, marked `late`.
 
 This module never imports the tasks: they import it.
 """
@@ -25,7 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from playground import tasking
-from playground.models import CycleRecord, Run
+from playground.models import CycleRecord, Run, RunChunk, stored_trace
 from playground.run_lease import claim, lease_seconds, lock_row, release, renew
 from playground.run_sessions import (
     OpenCycle,
@@ -35,15 +40,18 @@ from playground.run_sessions import (
     session_at,
     sessions,
 )
-from playground.services import cycle_records_from_trace
+from playground.services import cycle_records_from_recorders
+from scheduler_core import tracepack
 from scheduler_core.observe import MultiObserver, TraceObserver
 from scheduler_core.session import RunSession
 from scheduler_core.stream import SummaryObserver, summarize
 
 logger = logging.getLogger(__name__)
 
-CHUNK_CYCLES = 25
-CHUNK_SECONDS = 0.2
+CHUNK_CYCLES = 500
+FIRST_CHUNK_SECONDS = 0.1   # a task's first chunk: the stream starts without waiting
+CHUNK_SECONDS = 1.0         # the longest chunk: a pause waits at most this long
+BULK_ROWS = 200             # CycleRecords per INSERT
 RECENT_CYCLES = 20          # cycle summaries kept on the run for a late joiner's snapshot
 MAX_QUEUE_EVENTS = 500      # per chunk; beyond that the stream gets queue sizes only
 ADVANCE_FROM = (Run.CREATED, Run.PAUSED, Run.RUNNING)
@@ -56,9 +64,11 @@ def group_name(run_id: int) -> str:
 
 
 class _Collector:
-    """What one chunk observed: full traces for CycleRecords, summary events for the stream."""
+    """What one chunk observed: full traces for CycleRecords, summary events for the stream,
+    and the bindings as they were before it (`before`)."""
 
-    def __init__(self):
+    def __init__(self, before: dict[str, str | None]):
+        self.before = before
         self.trace = TraceObserver()
         self.events: list[dict] = []
         self.summaries: list[dict] = []
@@ -110,10 +120,15 @@ def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = 
         with entry.lock:
             session = session_at(entry, run, heartbeat=lambda: renew(run_id, holder))
         limit = max_cycles(session)
+        # Nothing is stored before the first cycle: the first chunk writes every binding.
+        stored = dict(session.scheduler.bindings) if run.cycle_count else {}
+        seconds = FIRST_CHUNK_SECONDS
         while True:
             with entry.lock:
-                collector = _Collector()
-                _run_chunk(session, collector, target, limit)
+                collector = _Collector(stored)
+                _run_chunk(session, collector, target, limit, seconds)
+                stored = dict(session.scheduler.bindings)
+                seconds = min(2 * seconds, CHUNK_SECONDS)
                 run = _commit_chunk(run_id, holder, session, collector, target, limit,
                                     entry.open)
                 # Committed: the session is where the run is. Not committed: it is ahead.
@@ -128,8 +143,8 @@ def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = 
         return {"run": run_id, "status": Run.FAILED, "error": str(exc)}
 
 
-def _run_chunk(session: RunSession, collector: _Collector, target, limit) -> int:
-    deadline = time.monotonic() + CHUNK_SECONDS
+def _run_chunk(session: RunSession, collector: _Collector, target, limit, seconds) -> int:
+    deadline = time.monotonic() + seconds
     done = 0
     while done < CHUNK_CYCLES and not session.finished:
         remaining = limit - session.cycles
@@ -148,16 +163,17 @@ def _finish_late(run_id: int, open_cycles: dict) -> list[dict]:
     late = {i: o for i, o in open_cycles.items() if o.finished()}
     if not late:
         return []
-    stored = dict(CycleRecord.objects.filter(run_id=run_id, index__in=list(late))
-                  .values_list("index", "trace"))
+    stored = {index: stored_trace(legacy, packed) for index, legacy, packed in
+              CycleRecord.objects.filter(run_id=run_id, index__in=list(late))
+              .values_list("index", "legacy_trace", "packed")}
     summaries = []
     for index in sorted(late):
         if index not in stored:
             continue
         trace = late[index].merged(stored[index])
         CycleRecord.objects.filter(run_id=run_id, index=index).update(
-            trace=trace, outcome=trace["outcome"] or "", node=trace["node"],
-            message=trace["message"] or "")
+            legacy_trace=trace, packed=None, preempted=trace["preemption"] is not None,
+            outcome=trace["outcome"] or "", node=trace["node"], message=trace["message"] or "")
         summaries.append({**summarize(trace), "late": True})
     return summaries
 
@@ -174,20 +190,15 @@ def _commit_chunk(run_id, holder, session, collector, target, limit,
             return None
         start = run.cycle_count
         recorders = collector.trace.cycles
-        cycles = [rec.data for rec in recorders]
-        records = cycle_records_from_trace(run, cycles)
-        # One row per INSERT: for several rows Django sends PostgreSQL UNNEST arrays, and
-        # psycopg escapes each ~100 KB trace into an array literal character by character.
-        CycleRecord.objects.bulk_create(records, batch_size=1, ignore_conflicts=True)
+        CycleRecord.objects.bulk_create(cycle_records_from_recorders(run, recorders),
+                                        batch_size=BULK_ROWS, ignore_conflicts=True)
         late = _finish_late(run_id, open_cycles)
         # A cycle still waiting on Permit has sent no summary: send the one it has so far.
-        opened_recorders = [rec for rec, c in zip(recorders, cycles) if c["outcome"] is None]
-        opened = [c for c in cycles if c["outcome"] is None]
+        opened_recorders = [rec for rec in recorders if tracepack.fields(rec)["outcome"] is None]
+        opened = [rec.data for rec in opened_recorders]
         summaries = late + collector.summaries + [summarize(c) for c in opened]
         result = dict(run.result or {})
-        result["bindings"] = dict(s.bindings)
         result["nominations"] = nominations(session)
-        result["victims"] = list(result.get("victims") or []) + collector.victims
         result["recent"] = (list(result.get("recent") or []) + summaries)[-RECENT_CYCLES:]
         still_open = {i: o for i, o in open_cycles.items() if not o.finished()}
         still_open.update((c["index"], OpenCycle(rec)) for rec, c in zip(opened_recorders, opened))
@@ -205,6 +216,10 @@ def _commit_chunk(run_id, holder, session, collector, target, limit,
             result["end"] = "done" if session.finished else "limit"
         elif run.pause_requested or (target is not None and session.cycles >= target):
             run.status = Run.PAUSED
+        if run.status == Run.RUNNING:
+            _append_results(run, start, s.bindings, collector)
+        else:
+            _fold_results(run, result, s.bindings, collector)
         run.result = result
         if run.status == Run.RUNNING:
             run.lock_expires = timezone.now() + timedelta(seconds=lease_seconds())
@@ -220,6 +235,24 @@ def _commit_chunk(run_id, holder, session, collector, target, limit,
     open_cycles.clear()
     open_cycles.update(still_open)
     return run
+
+
+def _append_results(run: Run, start: int, bindings: dict, collector: _Collector) -> None:
+    """The chunk's changes to the run's bindings and victims, as a RunChunk row."""
+    before = collector.before
+    missing = object()
+    changed = {pod: node for pod, node in bindings.items() if before.get(pod, missing) != node}
+    removed = [pod for pod in before if pod not in bindings]
+    if changed or removed or collector.victims:
+        RunChunk.objects.create(run=run, start=start, bindings=changed, removed=removed,
+                                victims=collector.victims)
+
+
+def _fold_results(run: Run, result: dict, bindings: dict, collector: _Collector) -> None:
+    """The run stops: its whole bindings and victims into `result`, its RunChunk rows gone."""
+    result["victims"] = (run.results().get("victims") or []) + collector.victims
+    result["bindings"] = dict(bindings)
+    run.chunks.all().delete()
 
 
 def _send(run_id: int, message: dict) -> None:
@@ -258,6 +291,7 @@ def reset(run_id: int, *, token: str | None = None) -> dict:
         if run.lock_token != holder:
             return {"run": run_id, "skipped": True}
         CycleRecord.objects.filter(run=run).delete()
+        RunChunk.objects.filter(run=run).delete()
         run.status, run.cycle_count, run.virtual_time, run.pods_bound = Run.CREATED, 0, 0.0, 0
         run.error, run.result = "", {}
         run.save(update_fields=["status", "cycle_count", "virtual_time", "pods_bound", "error",

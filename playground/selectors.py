@@ -21,7 +21,7 @@ from contextlib import contextmanager
 
 from django.db.models import F, Q, QuerySet
 
-from playground.models import Cluster, CycleRecord, Run
+from playground.models import Cluster, CycleRecord, Run, stored_trace
 from playground.run_lease import run_busy
 from playground.run_sessions import nominations, queue_sizes, session_at, sessions
 from playground.services import out_of_tree_plugins
@@ -166,5 +166,6 @@ def snapshot(run_id: int, *, max_nodes: int = SNAPSHOT_MAX_NODES) -> dict:
 
 
 def cycle_detail(run_id: int, index: int) -> dict | None:
-    return (CycleRecord.objects.filter(run_id=run_id, index=index)
-            .values_list("trace", flat=True).first())
+    row = (CycleRecord.objects.filter(run_id=run_id, index=index)
+           .values_list("legacy_trace", "packed").first())
+    return stored_trace(*row) if row else None

@@ -37,7 +37,10 @@ from playground.models import (
     Run,
     SchedulerProfile,
     Timeline,
+    stored_trace,
+    stored_trace_text,
 )
+from scheduler_core import tracepack
 from scheduler_core.config import API_VERSION, parse_configuration
 from scheduler_core.errors import ConfigError, InputError
 from scheduler_core.framework.registry import Registry
@@ -126,7 +129,8 @@ def stored_bytes(owner) -> int:
     used = sum(total(model.objects.filter(cluster__owner=owner), Cast("manifest", TextField()))
                for model in OBJECT_MODELS)
     used += total(Run.objects.filter(owner=owner), Cast("documents", TextField()))
-    return used + total(CycleRecord.objects.filter(run__owner=owner), "trace")
+    cycles = CycleRecord.objects.filter(run__owner=owner)
+    return used + total(cycles, "legacy_trace") + total(cycles, "packed")
 
 
 def check_storage_quota(*, owner, adding: int = 0) -> None:
@@ -643,11 +647,6 @@ def run_bindings(run: Run) -> dict[str, str | None]:
     return bindings
 
 
-def _indent(text: str, spaces: int) -> str:
-    pad = " " * spaces
-    return text.replace("\n", "\n" + pad)
-
-
 def run_export_json_chunks(*, run: Run) -> Iterator[str]:
     """The contract's JSON (as `simulate --output json` prints it), streamed cycle by cycle.
 
@@ -656,10 +655,10 @@ def run_export_json_chunks(*, run: Run) -> Iterator[str]:
     head = {"schemaVersion": SCHEMA_VERSION, "bindings": run_bindings(run)}
     text = json.dumps(head, indent=2)
     yield text[:-2] + ",\n  \"cycles\": ["
-    traces = run.cycles.order_by("index").values_list("trace", flat=True)
+    traces = run.cycles.order_by("index").values_list("legacy_trace", "packed")
     first = True
-    for trace in traces.iterator(chunk_size=200):
-        yield ("\n    " if first else ",\n    ") + _indent(json.dumps(trace, indent=2), 4)
+    for legacy, packed in traces.iterator(chunk_size=200):
+        yield ("\n    " if first else ",\n    ") + stored_trace_text(legacy, packed, 4)
         first = False
     yield "]\n}\n" if first else "\n  ]\n}\n"
 
@@ -668,9 +667,9 @@ def run_export_annotated(*, run: Run) -> str:
     """The run's pods as a v1 List, each scheduled pod carrying kube-scheduler-simulator's
     result annotations from its last scheduling cycle."""
     last: dict[str, dict] = {}
-    for pod, trace in run.cycles.order_by("index").values_list("pod", "trace").iterator(
-            chunk_size=200):
-        last[pod] = trace
+    for pod, legacy, packed in run.cycles.order_by("index").values_list(
+            "pod", "legacy_trace", "packed").iterator(chunk_size=200):
+        last[pod] = (legacy, packed)
     bindings = run_bindings(run)
     items = []
     for doc in run.documents:
@@ -683,14 +682,27 @@ def run_export_annotated(*, run: Run) -> str:
             pod.setdefault("spec", {})["nodeName"] = bindings[key]
         if key in last:
             meta["annotations"] = {**(meta.get("annotations") or {}),
-                                   **annotations.pod_annotations(last[key])}
+                                   **annotations.pod_annotations(stored_trace(*last[key]))}
         items.append(pod)
     return dump_yaml({"apiVersion": "v1", "kind": "List", "items": items,
                       "metadata": {"resourceVersion": ""}})
 
 
 def cycle_records_from_trace(run: Run, cycles: list[dict]) -> list[CycleRecord]:
-    """CycleRecords for contract cycles (what the run executor and tests store)."""
+    """CycleRecords for contract cycles given as dicts (tests; kept as that JSON)."""
     return [CycleRecord(run=run, index=c["index"], time=c.get("time", 0.0), pod=c["pod"],
                         outcome=c.get("outcome") or "", node=c.get("node"),
                         message=c.get("message") or "", trace=c) for c in cycles]
+
+
+def cycle_records_from_recorders(run: Run, recorders: list) -> list[CycleRecord]:
+    """CycleRecords for the engine's recorded cycles (TraceRecorder), their columns packed
+    as they are (what the run executor stores)."""
+    records = []
+    for rec in recorders:
+        f = tracepack.fields(rec)
+        records.append(CycleRecord(
+            run=run, index=f["index"], time=f["time"], pod=f["pod"], outcome=f["outcome"] or "",
+            node=f["node"], message=f["message"] or "", preempted=f["preempted"],
+            packed=tracepack.pack(rec)))
+    return records

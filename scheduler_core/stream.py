@@ -49,6 +49,8 @@ class SummaryRecorder(CycleRecorder):
             summary["rejected"][plugin] = summary["rejected"].get(plugin, 0) + 1
 
     def total_scores(self, nodes, totals):
+        # The engine hands a numpy array on its columns path: the summary is sent as JSON.
+        totals = totals.tolist() if hasattr(totals, "tolist") else totals
         ranked = sorted(zip(totals, (n.name for n in nodes)), key=lambda t: (-t[0], t[1]))
         self.data["topScores"] = [{"node": n, "score": t} for t, n in ranked[:TOP_SCORES]]
 

@@ -63,8 +63,7 @@ def captured(monkeypatch):
 
 
 def traces(run):
-    return list(CycleRecord.objects.filter(run=run).order_by("index").values_list(
-        "trace", flat=True))
+    return [c.trace for c in CycleRecord.objects.filter(run=run).order_by("index")]
 
 
 def test_a_run_to_the_end_stores_what_simulate_computes(run, alice, ref):

@@ -35,8 +35,7 @@ def sent(monkeypatch):
 
 
 def traces(run):
-    return list(CycleRecord.objects.filter(run=run).order_by("index").values_list(
-        "trace", flat=True))
+    return [c.trace for c in CycleRecord.objects.filter(run=run).order_by("index")]
 
 
 def test_steps_store_waiting_cycles_open_then_finish_them(alice, sent):

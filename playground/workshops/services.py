@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from playground import runs
-from playground.models import Cluster, CycleRecord, Run
+from playground.models import Cluster, CycleRecord, Run, stored_trace
 from playground.services import Conflict, InvalidInput, cluster_clone, run_create
 from playground.workshops import events
 from playground.workshops.answers import correct_answer
@@ -235,7 +235,7 @@ def _choices(run: Run, point: str) -> list[str]:
     if point != Question.POST_FILTER:
         names = [d["metadata"]["name"] for d in docs if d.get("kind") == "Node"]
     else:
-        bound = {pod for pod, node in ((run.result or {}).get("bindings") or {}).items() if node}
+        bound = {pod for pod, node in (run.results().get("bindings") or {}).items() if node}
         bound |= {f"{d['metadata'].get('namespace') or 'default'}/{d['metadata']['name']}"
                   for d in docs if d.get("kind") == "Pod" and (d.get("spec") or {}).get(
                       "nodeName")}
@@ -308,8 +308,9 @@ def question_reveal(*, question: Question) -> Question:
         question = Question.objects.select_for_update().get(pk=question.pk)
         if question.state == Question.REVEALED:
             return question
-        trace = (CycleRecord.objects.filter(run_id=question.run_id, index=question.cycle_index)
-                 .values_list("trace", flat=True).first())
+        row = (CycleRecord.objects.filter(run_id=question.run_id, index=question.cycle_index)
+               .values_list("legacy_trace", "packed").first())
+        trace = stored_trace(*row) if row else None
         if trace is None or trace.get("outcome") is None:
             raise Conflict({"detail": [f"cycle {question.cycle_index} has not run yet: step "
                                        "the presenter's run first"]})

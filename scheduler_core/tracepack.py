@@ -1,0 +1,160 @@
+"""A traced cycle packed for storage, and back: the recorder's columns as they are, not JSON.
+
+`pack(recorder)` writes one cycle of a TraceRecorder (observe.py) as bytes: the names and
+trail shapes the cycle uses, re-interned in the order it first uses them (a trace's tables are
+shared by its cycles, a stored cycle stands alone), its Filter and Score columns as the
+smallest integer arrays that hold them, and the rest of the cycle as compact JSON; zlib over
+the whole. `unpack(blob)` gives a TraceRecorder again, whose `data` and `pretty` are the
+contract's CYCLE object and text, exactly as the recorder that was packed gives them.
+"""
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from array import array
+
+import numpy as np
+
+from .observe import TraceRecorder
+from .tracecols import FilterColumns, ScoreColumns, Tables, TotalColumns
+
+FORMAT = 1
+_HEAD = struct.Struct("<BI")  # format, length of the JSON header
+_LEVEL = 1  # zlib: the columns compress well at the fastest level already
+
+
+class _Tail:
+    """The packed arrays, one after another; a spec per column says how to read it back."""
+
+    def __init__(self):
+        self.parts: list[bytes] = []
+
+    def column(self, values) -> list:
+        """[typecode, count] for an integer array, ["json", values] for anything else."""
+        if isinstance(values, np.ndarray):  # local ids: 0..n-1
+            typecode = _typecode(int(values.max()) if len(values) else 0)
+            self.parts.append(values.astype(_DTYPES[typecode]).tobytes())
+            return [typecode, len(values)]
+        if not isinstance(values, array):
+            return ["json", list(values)]
+        self.parts.append(values.tobytes())
+        return [values.typecode, len(values)]
+
+
+_DTYPES = {"b": np.int8, "h": np.int16, "i": np.int32}
+
+
+def _typecode(largest: int) -> str:
+    """The smallest typecode holding 0..largest."""
+    return "b" if largest < 2**7 else "h" if largest < 2**15 else "i"
+
+
+def _local(values: list, arrays: list) -> tuple[list, list[np.ndarray]]:
+    """The values (names or shapes) the id arrays use, in order of first use, and each array
+    in those local ids."""
+    parts = [np.asarray(a, dtype=np.int64) for a in arrays]
+    every = np.concatenate(parts)
+    if not len(every):
+        return [], parts
+    unique, first = np.unique(every, return_index=True)
+    used = unique[np.argsort(first, kind="stable")]
+    lut = np.empty(int(used.max()) + 1, np.int64)
+    lut[used] = np.arange(len(used))
+    return [values[i] for i in used.tolist()], [lut[p] for p in parts]
+
+
+def pack(rec: TraceRecorder) -> bytes:
+    """One recorded cycle as bytes (the recorder is read, not changed)."""
+    tables, filt, score, totals = rec.tables, rec._filter, rec._score, rec._totals
+    # Plugins that scored the same node list share its ids (ScoreColumns.node_ids).
+    id_arrays, id_index = [], {}
+    for entry in score.plugins:
+        if id(entry[2]) not in id_index:
+            id_index[id(entry[2])] = len(id_arrays)
+            id_arrays.append(entry[2])
+    if totals is not None and id(totals.ids) not in id_index:
+        id_index[id(totals.ids)] = len(id_arrays)
+        id_arrays.append(totals.ids)
+    extra_ids = list(filt.extras)
+    names, (filter_names, extra_local, *score_ids) = _local(
+        tables.names, [filt.names, array("i", extra_ids), *id_arrays])
+    shapes, (shape_ids,) = _local(tables.shapes, [filt.shapes])
+    tail = _Tail()
+    head = {
+        "data": rec._data,
+        "names": names,
+        "shapes": shapes,
+        "filter": [tail.column(filter_names), tail.column(shape_ids)],
+        "extras": [[int(n), filt.extras[g]] for n, g in zip(extra_local.tolist(), extra_ids)],
+        "ids": [tail.column(ids) for ids in score_ids],
+        "score": [[plugin, weight, id_index[id(ids)], tail.column(raw),
+                   tail.column(normalized), detail]
+                  for plugin, weight, ids, raw, normalized, detail in score.plugins],
+        "totals": None if totals is None else [id_index[id(totals.ids)],
+                                               tail.column(totals.totals)],
+    }
+    text = json.dumps(head, separators=(",", ":")).encode()
+    return zlib.compress(_HEAD.pack(FORMAT, len(text)) + text + b"".join(tail.parts), _LEVEL)
+
+
+def unpack(blob: bytes) -> TraceRecorder:
+    """The recorder that `pack` was given, as far as `data` and `pretty` show it."""
+    raw = zlib.decompress(blob)
+    fmt, size = _HEAD.unpack_from(raw)
+    if fmt != FORMAT:
+        raise ValueError(f"packed cycle: unknown format {fmt}")
+    start = _HEAD.size
+    head = json.loads(raw[start:start + size])
+    reader = _Reader(memoryview(raw)[start + size:])
+    tables = Tables()
+    for name in head["names"]:
+        tables.name_id(name)
+    for passed, last in head["shapes"]:
+        tables.shape_id(tuple(passed), None if last is None else
+                        (last[0], last[1], tuple(last[2])))
+    filt = FilterColumns()
+    names_spec, shapes_spec = head["filter"]
+    filt.names, filt.shapes = reader.ints(names_spec), reader.ints(shapes_spec)
+    filt.extras = {nid: entries for nid, entries in head["extras"]}
+    ids = [reader.ints(spec) for spec in head["ids"]]
+    score = ScoreColumns()
+    score.plugins = [(plugin, weight, ids[i], reader.column(r), reader.column(n), detail)
+                     for plugin, weight, i, r, n, detail in head["score"]]
+    totals = None
+    if head["totals"] is not None:
+        i, spec = head["totals"]
+        totals = TotalColumns(ids[i], reader.column(spec))
+    # The recorder as TraceRecorder.__init__ would leave it, with these columns in it.
+    rec = TraceRecorder.__new__(TraceRecorder)
+    rec.tables, rec._data, rec._filter, rec._score, rec._totals = (
+        tables, head["data"], filt, score, totals)
+    return rec
+
+
+class _Reader:
+    def __init__(self, view: memoryview):
+        self.view = view
+        self.at = 0
+
+    def column(self, spec):
+        typecode, value = spec
+        if typecode == "json":
+            return value
+        out = array(typecode)
+        end = self.at + out.itemsize * value
+        out.frombytes(self.view[self.at:end])
+        self.at = end
+        return out
+
+    def ints(self, spec) -> array:
+        """A column of ids as the recorder keeps them (int32)."""
+        return array("i", self.column(spec))
+
+
+def fields(rec: TraceRecorder) -> dict:
+    """What a stored cycle keeps beside its packed trace, read from the recorder as it is:
+    index, time, pod, outcome, node, message, and whether it preempted."""
+    data = rec._data
+    return {key: data[key] for key in ("index", "time", "pod", "outcome", "node", "message")} | {
+        "preempted": data["preemption"] is not None}
