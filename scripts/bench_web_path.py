@@ -132,7 +132,7 @@ def web_path(user, cluster, docs: list[dict], seed: int) -> dict:
     if run.status != Run.FINISHED:
         raise SystemExit(f"the run ended {run.status}: {run.error}")
     stored = CycleRecord.objects.filter(run=run).aggregate(n=Sum(
-        Coalesce(Length("packed"), 0) + Coalesce(Length("trace"), 0)))["n"]
+        Coalesce(Length("packed"), 0) + Coalesce(Length("legacy_trace"), 0)))["n"]
     run.delete()
     return {"seconds": seconds, "cycles": run.cycle_count, "bytes": stored / run.cycle_count,
             "transactions": counted.count}
