@@ -303,12 +303,16 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             return False
         access = await database_sync_to_async(_access)(self.scope.get("user"), self.run_id)
         if access is None:
-            self.withdrawn = True  # disconnect() leaves the group and stops the tasks
-            self.batcher.clear()
-            await self.close(code=CLOSE_REFUSED, reason=ACCESS_WITHDRAWN)
+            await self.withdraw(ACCESS_WITHDRAWN)
             return False
         self.can_control = access
         return True
+
+    async def withdraw(self, reason: str) -> None:
+        """Close the stream for good, saying why (also the workshop socket's way out)."""
+        self.withdrawn = True  # disconnect() leaves the group and stops the tasks
+        self.batcher.clear()
+        await self.close(code=CLOSE_REFUSED, reason=reason)
 
     async def run_events(self, message):
         """A committed chunk of the run's task (see playground.run_executor._commit_chunk)."""

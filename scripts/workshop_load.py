@@ -13,8 +13,11 @@ then steps the presenter's run one cycle at a time. It prints, per mode:
 - how long the joins took (median and slowest join) and the first snapshot's size;
 - frames and bytes per attendee per step (everything an attendee receives in the step);
 - the delay from the trainer's step message to each attendee's frame showing that cycle:
-  median, 95th percentile and maximum (target: p95 <= 300 ms), and how much of it is the
-  spread over the room (from the first attendee's frame to each one's).
+  median, 95th percentile and maximum (target: p95 <= 300 ms), how much of it is the spread
+  over the room (from the first attendee's frame to each one's), and its legs: the step's
+  ack (the step enqueued), the trainer's own frame of the cycle on the run's socket (the run
+  advanced, stored and sent), and from that frame to each attendee's (the relay). In services
+  mode half of the room is on the other server, so the last leg can come out below zero.
 
 Embedded mode: one ASGI server (daphne) on SQLite, the in-memory channel layer, tasks on
 threads in the server. Services mode: PostgreSQL and Redis (a database it creates and drops,
@@ -217,6 +220,7 @@ async def measure(bases: list[str], data: dict, steps: int) -> dict:
                                      data["trainer"]))
     await trainer.until(snapshot_done({}))
     delays, fanout, frames, sizes, warmup = [], [], [], [], 0.0
+    legs = {"ack": [], "own": [], "relay": []}
     # Step 1 warms up: the worker builds the engine session (loads the 500 nodes) first.
     for step in range(1, steps + 2):
         marks = [len(a.frames) for a in attendees]
@@ -224,13 +228,17 @@ async def measure(bases: list[str], data: dict, steps: int) -> dict:
         sent = time.perf_counter()
         await trainer.ws.send(json.dumps({"action": "step", "cycles": 1}))
         arrivals = [await a.until(reached(step), start) for a, start in zip(attendees, marks)]
-        await trainer.until(reached(step), mark)
+        acked = await trainer.until(lambda f: f.get("type") == "ack", mark)
+        own = await trainer.until(reached(step), mark)
         await asyncio.sleep(SETTLE)
         if step == 1:
             warmup = max(arrivals) - sent
             continue
         delays += [when - sent for when in arrivals]
         fanout += [when - min(arrivals) for when in arrivals]
+        legs["ack"].append(acked - sent)
+        legs["own"].append(own - sent)
+        legs["relay"] += [when - own for when in arrivals]
         for a, start in zip(attendees, marks):
             frames.append(len(a.frames) - start)
             sizes.append(sum(s for _, s, _ in a.frames[start:]))
@@ -239,12 +247,13 @@ async def measure(bases: list[str], data: dict, steps: int) -> dict:
         listener.task.cancel()
     return {"snapshot_bytes": snapshot_bytes, "frames": statistics.mean(frames),
             "bytes": statistics.mean(sizes), "delay": percentiles(delays),
-            "fanout": percentiles(fanout), "warmup": warmup, "samples": len(delays)}
+            "fanout": percentiles(fanout), "warmup": warmup,
+            "legs": {k: percentiles(v) for k, v in legs.items()}}
 
 
 def percentiles(values: list[float]) -> dict:
     values = sorted(values)
-    return {"median": statistics.median(values),
+    return {"n": len(values), "median": statistics.median(values),
             "p95": values[max(0, int(round(0.95 * len(values))) - 1)], "max": values[-1]}
 
 
@@ -313,10 +322,12 @@ def report(mode: str, args, f: dict) -> None:
     print(f"  first snapshot per attendee: {f['snapshot_bytes'] / 1024:.1f} KiB")
     print(f"  per attendee per step: {f['frames']:.2f} frames, {f['bytes']:.0f} bytes")
     print(f"  first step (the worker loads the engine session): {f['warmup'] * 1000:.0f} ms")
-    for label, key in (("trainer's step -> attendee's frame", "delay"),
-                       ("  of which the room's spread (first attendee -> each)", "fanout")):
-        d = f[key]
-        print(f"  {label} ({f['samples']} samples): median {d['median'] * 1000:.0f} ms, "
+    for label, d in (("trainer's step -> attendee's frame", f["delay"]),
+                     ("  of which the room's spread (first attendee -> each)", f["fanout"]),
+                     ("  leg: step -> the step's ack (step enqueued)", f["legs"]["ack"]),
+                     ("  leg: step -> the trainer's own frame of it", f["legs"]["own"]),
+                     ("  leg: trainer's frame -> attendee's frame", f["legs"]["relay"])):
+        print(f"  {label} ({d['n']} samples): median {d['median'] * 1000:.0f} ms, "
               f"p95 {d['p95'] * 1000:.0f} ms, max {d['max'] * 1000:.0f} ms")
     print("  target: p95 of the step -> frame delay <= 300 ms")
 

@@ -26,6 +26,11 @@ class Concealer:
         self.point = question["point"] if question else None
 
     @property
+    def key(self) -> tuple:
+        """Equal for concealers that hide the same things."""
+        return (self.index, self.point)
+
+    @property
     def active(self) -> bool:
         return self.index is not None
 

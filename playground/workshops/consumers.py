@@ -9,8 +9,13 @@ right.
 An attendee follows the presenter's run read-only: the frames of the run stream
 (playground.consumers.RunConsumer: snapshot, batches, cycle_detail) come through this socket,
 with an open question's outcome concealed (playground.workshops.conceal) until the reveal,
-when a fresh snapshot shows it. Controls are refused: to drive a run, an attendee detaches
-to their own sandbox's run (/ws/runs/<id>/).
+when a fresh snapshot shows it. The run's batches reach the room through one relay per
+process (playground.workshops.relay), which conceals and encodes each once for everyone.
+Controls are refused: to drive a run, an attendee detaches to their own sandbox's run
+(/ws/runs/<id>/).
+
+Membership is checked again in the background every MEMBERSHIP_RECHECK seconds (an attendee
+removed, a workshop deleted: the stream closes), never on the way of a frame.
 
 Frames: the run stream's, plus `{"type": "workshop", "event": {...}}` and `{"type":
 "notice", "message": ...}`.
@@ -22,7 +27,6 @@ import asyncio
 
 from channels.db import database_sync_to_async
 
-from playground import run_executor
 from playground.consumers import (
     CLOSE_REFUSED,
     CONTROLS,
@@ -32,7 +36,7 @@ from playground.consumers import (
 )
 from playground.selectors import cycle_detail
 from playground.selectors import snapshot as run_snapshot
-from playground.workshops import events, selectors, services
+from playground.workshops import events, relay, selectors, services
 from playground.workshops.conceal import Concealer
 from playground.workshops.models import Prediction
 
@@ -53,13 +57,15 @@ class WorkshopConsumer(RunConsumer):
         self.workshop_group = events.group_name(self.workshop_id)
         await self.channel_layer.group_add(self.workshop_group, self.channel_name)
         await self.accept()
+        self._tasks = [asyncio.ensure_future(self._take_relayed()),
+                       asyncio.ensure_future(self._watch_membership())]
         await self._follow(run_id)
 
     def _setup_stream(self) -> None:
-        # RunConsumer.connect's state, without its access check (membership is ours).
+        # RunConsumer.connect's state, without its access check (membership is ours) and
+        # its run group (the relay is in it for us).
         self.run_id = None
         self.withdrawn = False
-        self.checked = self.clock()  # membership was checked at connect
         self.can_control = False
         self.seq = 0
         self.cycle_mark = None
@@ -67,43 +73,41 @@ class WorkshopConsumer(RunConsumer):
         self._flusher = None
         self._controls = set()
         self._send_lock = asyncio.Lock()
+        # From the relay: (message, concealer key, concealed events, frame texts).
+        self.relayed = asyncio.Queue()
 
     async def _follow(self, run_id) -> None:
         """Follow the presenter's run `run_id` (None: nothing presented yet)."""
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        if self.run_id is not None:
+            await relay.unfollow(self.run_id, self)
         self.run_id, self.cycle_mark = run_id, None
         if run_id is None:
             await self.send_frame({"type": "workshop", "event": {"kind": "waiting"}})
             return
-        self.group = run_executor.group_name(run_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await relay.follow(run_id, self)
         await self.send_snapshot()
 
     async def still_allowed(self) -> bool:
-        """Membership, not the run's visibility, is what lets an attendee watch: checked again
-        as the run stream checks access (an attendee removed, a workshop deleted: the stream
-        closes), at most every MEMBERSHIP_RECHECK seconds: a room of 40 checking on every
-        step would queue 40 queries on the one database thread before the frame goes out."""
-        if self.withdrawn:
-            return False
-        now = self.clock()
-        if now - self.checked < MEMBERSHIP_RECHECK:
-            return True
-        if not await database_sync_to_async(_still_member)(self.scope.get("user"),
-                                                            self.workshop_id):
-            self.withdrawn = True
-            self.batcher.clear()
-            await self.close(code=CLOSE_REFUSED, reason="you are no longer in this workshop")
-            return False
-        self.checked = now
-        return True
+        # Membership, not the run's visibility, lets an attendee watch; _watch_membership
+        # checks it.
+        return not self.withdrawn
+
+    async def _watch_membership(self) -> None:
+        user = self.scope.get("user")
+        while not self.withdrawn:
+            await asyncio.sleep(MEMBERSHIP_RECHECK)
+            if not await database_sync_to_async(_still_member)(user, self.workshop_id):
+                await self.withdraw("you are no longer in this workshop")
 
     async def disconnect(self, code):
-        if self.workshop_group is not None:
-            await self.channel_layer.group_discard(self.workshop_group, self.channel_name)
-        await super().disconnect(code)
+        if self.workshop_group is None:
+            return
+        await self.channel_layer.group_discard(self.workshop_group, self.channel_name)
+        if self.run_id is not None:
+            await relay.unfollow(self.run_id, self)
+        for task in [self._flusher, *self._tasks, *self._controls]:
+            if task is not None:
+                task.cancel()
 
     # --- the followed run, concealed ---------------------------------------------------
 
@@ -117,9 +121,26 @@ class WorkshopConsumer(RunConsumer):
             for frame in snapshot_frames(snap, self.frame_limit):
                 await self.send_frame(frame)
 
-    async def run_events(self, message):
-        await super().run_events({**message,
-                                  "events": self.concealer.events(message["events"])})
+    async def _take_relayed(self) -> None:
+        """What the relay hands this socket, in order."""
+        while True:
+            message, key, concealed, texts = await self.relayed.get()
+            if message.get("run") != self.run_id or self.withdrawn:
+                continue  # left behind by the lesson presented before
+            if message["type"] == "run.reset":
+                await self.run_reset(message)
+                continue
+            if key != self.concealer.key:  # a question asked or revealed since the relay's
+                concealed, texts = self.concealer.events(message["events"]), None
+            if texts is not None and message["from"] == self.cycle_mark and not len(self.batcher):
+                # The chunk right after what this socket has sent: the room's frames as is.
+                async with self._send_lock:
+                    for text in texts:
+                        self.seq += 1
+                        await self.send(text_data=relay.frame_text(self.seq, text))
+                    self.cycle_mark = max(self.cycle_mark, message["to"])
+            else:  # a gap, an overlap with the snapshot, a backlog: the run stream's rules
+                await RunConsumer.run_events(self, {**message, "events": concealed})
 
     async def run_reset(self, message):
         if not await self.still_allowed():
