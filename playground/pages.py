@@ -21,9 +21,11 @@ from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
 from playground.models import CycleRecord, stored_trace
+from playground.object_detail import local_volumes, pod_constraints
 from playground.run_memo import documents_key, objects_memo
 from playground.selectors import clusters_visible_to, profile_label, runs_visible_to
 from playground.services import cluster_manifests, out_of_tree_plugins
+from playground.workshops.lessons import lesson_text
 from scheduler_core.build import build_scheduler
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError, InputError
@@ -99,7 +101,8 @@ def compare_page(request, pk: int):
 def run_page(request, pk: int):
     run = get_object_or_404(runs_visible_to(request.user).select_related("cluster"), pk=pk)
     return render(request, "playground/pages/run.html",
-                  {"page": "run", "run": run, "cluster": run.cluster})
+                  {"page": "run", "run": run, "cluster": run.cluster,
+                   "lesson_text": lesson_text(run.cluster, spoilers=True)})
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -176,9 +179,10 @@ def _resources(res) -> dict:
 
 
 def describe_objects(documents: list) -> dict:
-    """Nodes (labels, taints, allocatable) and pods (requests, priority, grace) of a run
-    (its documents were checked when stored)."""
+    """Nodes (labels, taints, allocatable, local volumes) and pods (requests, priority,
+    grace, scheduling constraints) of a run (its documents were checked when stored)."""
     cluster = load_documents([("run", documents)], checked=True)
+    volumes = local_volumes(cluster.objects.pvs.values())
     nodes = {}
     for manifest in cluster.nodes:
         meta, spec = manifest.get("metadata") or {}, manifest.get("spec") or {}
@@ -188,6 +192,7 @@ def describe_objects(documents: list) -> dict:
             "taints": spec.get("taints") or [],
             "unschedulable": bool(spec.get("unschedulable")),
             "allocatable": _resources(alloc) | {"pods": alloc.allowed_pod_number},
+            "volumes": volumes.get(meta.get("name", ""), []),
         }
     pods = {}
     for pi in cluster.pod_infos():
@@ -198,6 +203,7 @@ def describe_objects(documents: list) -> dict:
             "node": pi.node_name or None,
             "grace": DEFAULT_GRACE_PERIOD if grace is None else float(grace),
             "gates": pi.scheduling_gates,
+            **pod_constraints(pi.spec),
         }
     return {"nodes": nodes, "pods": pods}
 

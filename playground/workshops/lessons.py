@@ -16,6 +16,7 @@ from pathlib import Path
 from django.conf import settings
 
 from playground.models import Cluster, Node, PersistentVolume, PersistentVolumeClaim, Pod
+from playground.object_detail import local_volumes, pod_constraints
 
 LESSONS_DOC = Path(settings.BASE_DIR) / "docs" / "LESSONS.md"
 HEADING = re.compile(r"^## \d+\. (?P<name>[\w.-]+):.*$", re.MULTILINE)
@@ -71,26 +72,13 @@ def _pod(row: Pod) -> dict:
             requests.setdefault(name, []).append(str(value))
     return {"name": row.key, "node": row.node_name or None, "priority": row.priority,
             "requests": {k: " + ".join(v) for k, v in requests.items()},
-            "nodeSelector": spec.get("nodeSelector") or {},
-            "affinity": spec.get("affinity") or {},
-            "tolerations": spec.get("tolerations") or [],
-            "topologySpreadConstraints": spec.get("topologySpreadConstraints") or [],
-            "volumes": [v.get("persistentVolumeClaim", {}).get("claimName") or v.get("name")
-                        for v in spec.get("volumes") or []]}
+            **pod_constraints(spec)}
 
 
 def lesson_objects(cluster: Cluster) -> dict:
     nodes = [_node(n.manifest) for n in Node.objects.filter(cluster=cluster)[:MAX_OBJECTS]]
-    volumes: dict[str, list[str]] = {}
-    for pv in PersistentVolume.objects.filter(cluster=cluster):
-        spec = pv.manifest.get("spec") or {}
-        terms = ((spec.get("nodeAffinity") or {}).get("required") or {}).get(
-            "nodeSelectorTerms") or []
-        hosts = [v for t in terms for e in t.get("matchExpressions") or []
-                 for v in e.get("values") or []]
-        for node in nodes:
-            if node["name"] in hosts:
-                volumes.setdefault(node["name"], []).append(pv.name)
+    volumes = local_volumes(pv.manifest for pv in PersistentVolume.objects.filter(
+        cluster=cluster))
     for node in nodes:
         node["volumes"] = volumes.get(node["name"], [])
     claims = [{"name": c.key, "storageClass": (c.manifest.get("spec") or {}).get(

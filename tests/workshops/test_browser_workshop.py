@@ -125,6 +125,7 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     assert presenter.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
 
     trainer.click("#btn-reveal")
+    expect(trainer.locator("#past-questions li")).to_have_count(1)   # the reveal is stored
     answer = trainer.request.get(f"/api/workshops/{code}/questions/").json()[-1]["answer"]
     for name, pg in attendees.items():
         right = [PICKS[name]] == answer["answer"]

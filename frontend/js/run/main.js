@@ -5,6 +5,7 @@ import { $, el, rafBatch } from "../util.js";
 import { RunController } from "./controller.js";
 import { CyclePanel } from "./detail.js";
 import { RunHeader } from "./header.js";
+import { LessonPanel } from "./lesson.js";
 import { WHOLE, defaultPoint } from "./model.js";
 import { nodeModels } from "./node-models.js";
 import { NodeMap } from "./nodemap.js";
@@ -24,7 +25,11 @@ const header = new RunHeader();
 const onSelect = (name) => focusNode(name === controller.focusNode ? null : name);
 const grid = new NodeGrid($("#nodes-grid"), { onSelect });
 const map = new NodeMap($("#nodes-map"), { onSelect, meta: S.meta });
-const queues = new QueuesView($("#queues"), { onPick: (pod) => whyPending(pod) });
+const queues = new QueuesView($("#queues"), { onPick: (pod) => { lesson.showPod(pod); whyPending(pod); } });
+const lesson = new LessonPanel({
+  panel: $("#lesson-panel"), notes: $("#lesson-notes"), pods: $("#lesson-pods"),
+  text: $("#lesson-text").content.textContent,
+});
 const panel = new CyclePanel({
   title: $("#cycle-title"), summary: $("#cycle-summary"), message: $("#cycle-message"),
   timeline: $("#timeline"), detail: $("#point-detail"), focus: $("#node-focus"),
@@ -122,6 +127,7 @@ controller.subscribe(() => {
     search = new Map(Object.entries(S.meta.nodes).map(([name, m]) =>
       [name, `${name} ${Object.entries(m.labels || {}).map(([k, v]) => `${k}=${v}`).join(" ")}`.toLowerCase()]));
     map.setMeta(S.meta);
+    lesson.setMeta(S.meta);
     $("#pod-names").replaceChildren(...Object.keys(S.meta.pods).filter((k) => !S.meta.pods[k].node).map((k) => el("option", { value: k })));
   }
   render();

@@ -1,5 +1,6 @@
 // What each node shows at the viewed position: its verdict in the cycle, pods (new, victim,
 // waiting on Permit), usage and marks. Plain data for the card grid and the map.
+import { nodeTags } from "../kube-detail.js";
 import { fmtTime } from "../util.js";
 import {
   livePlacement, nominations, permitWaiters, rebuiltPlacement, victimEnds,
@@ -15,11 +16,14 @@ export function nodeTitle(name, m) {
     "taints:", ...(taints.length ? taints : ["  (none)"])].filter(Boolean).join("\n");
 }
 
-function taintMark(m) {
-  const t = ((m || {}).taints || [])[0];
-  if (!t) return "";
-  const more = m.taints.length - 1;
-  return `taint ${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}${more ? ` +${more}` : ""}`;
+// A node's tags (zone, custom labels, taints, local volumes) per meta entry: they change only
+// with the run's objects, not at each step.
+const tagCache = new WeakMap();
+
+function tagsOf(m) {
+  if (!m) return [];
+  if (!tagCache.has(m)) tagCache.set(m, nodeTags({ ...m, unschedulable: false }));
+  return tagCache.get(m);
 }
 
 /** Verdicts per node. While a run streams by, only the selected node (the rest would
@@ -51,7 +55,7 @@ function podChip(p, ctx) {
 
 /**
  * One model per node, in the cluster's order:
- * {name, resources, pods, verdict, marks, rank, unschedulable, title, search}.
+ * {name, resources, pods, verdict, marks, tags, rank, unschedulable, title, search}.
  * store: the RunStore; cycle: the viewed cycle; running: a run streams by.
  */
 export function nodeModels(store, cycle, { running = false, search = new Map() } = {}) {
@@ -75,12 +79,12 @@ export function nodeModels(store, cycle, { running = false, search = new Map() }
     const nominated = noms.get(name);
     const m = S.meta.nodes[name];
     const marks = nominated ? `⚑ nominated: ${nominated.map((p) => p.split("/").pop()).join(", ")}`
-      : m && m.unschedulable ? "cordoned (spec.unschedulable)" : taintMark(m);
+      : m && m.unschedulable ? "cordoned (spec.unschedulable)" : "";
     let verdict = verdicts.get(name);
     if (nominated && !verdict) verdict = { cls: "nominated", text: "⚑ nominated" };
     return {
       // Cards sort by verdict (the winner and feasible nodes first) unless a run streams by.
-      name, resources: at.resources, pods, verdict, marks, rank: running ? 0 : verdictRank(verdict),
+      name, resources: at.resources, pods, verdict, marks, tags: tagsOf(m), rank: running ? 0 : verdictRank(verdict),
       unschedulable: Boolean(m && m.unschedulable),
       get title() {
         return `${nodeTitle(name, m)}${verdict && verdict.title ? `\n\n${verdict.title}` : ""}\npods: ${at.pods.map((p) => p.pod).join(", ") || "(none)"}`;

@@ -34,6 +34,10 @@ function resourceRows(resources) {
   }).join("");
 }
 
+function tagsHtml(tags) {
+  return (tags || []).map((t) => `<span class="tag${t.cls ? ` ${t.cls}` : ""}" title="${esc(t.title)}">${esc(t.text)}</span>`).join("");
+}
+
 function chips(pods) {
   const shown = pods.slice(0, MAX_CHIPS).map((p) =>
     `<span class="chip${p.cls ? ` ${p.cls}` : ""}" title="${esc(p.title || p.pod)}">${esc(p.label || p.pod.split("/").pop())}</span>`);
@@ -49,12 +53,13 @@ function cardParts(vm) {
   return [
     `<span class="name">${esc(vm.name)}</span><span class="verdict">${esc(v.text || "")}${score}</span>`,
     esc(vm.marks || ""),
+    tagsHtml(vm.tags),
     resourceRows(vm.resources),
     chips(vm.pods || []),
   ];
 }
 
-const PART_TAGS = [["header", ""], ["div", "marks"], ["div", "res"], ["div", "pods"]];
+const PART_TAGS = [["header", ""], ["div", "marks"], ["div", "tags"], ["div", "res"], ["div", "pods"]];
 
 export class NodeGrid {
   constructor(container, { onSelect } = {}) {
@@ -77,7 +82,7 @@ export class NodeGrid {
     });
   }
 
-  /** models: [{name, resources, pods, verdict, marks, rank, title, unschedulable, search}] */
+  /** models: [{name, resources, pods, verdict, marks, tags, rank, title, unschedulable, search}] */
   update(models) {
     this.models = models;
     this.render();

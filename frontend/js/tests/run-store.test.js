@@ -66,7 +66,8 @@ test("a state that carries only some nodes still yields a model for every node",
   const models = nodeModels(s, s.cycle(0));
   assert.deepEqual(models.map((m) => m.name), ["n1", "n2"]);
   assert.deepEqual(models[1].pods.map((p) => p.pod), ["d/p"]);
-  assert.equal(models[1].marks, "taint k=v:NoSchedule");
+  assert.deepEqual(models[1].tags, [{ cls: "taint", title: "taint k=v:NoSchedule", text: "k=v:NoSchedule" }]);
+  assert.deepEqual(models[0].tags, [{ cls: "zone", title: "topology.kubernetes.io/zone=a", text: "zone a" }]);
   assert.match(models[1].title, /taints:\n {2}k=v:NoSchedule/);
 });
 

@@ -6,7 +6,7 @@ import { api } from "../api.js";
 import { $, clear, el } from "../util.js";
 import { cycleDetail } from "./cycle-view.js";
 import { FollowModel } from "./follow-model.js";
-import { lessonBlocks } from "./lesson-text.js";
+import { lessonBlocks } from "../lesson-text.js";
 import { LiveSocket } from "./live.js";
 import { drawObjects } from "./objects.js";
 

@@ -1,18 +1,12 @@
-// Presenter mode on the run view: the lesson's notes beside the run and a compact workshop
-// bar (ask at a point, the live tally, reveal) in the run's control bar.
+// Presenter mode on the run view (whose lesson panel shows the notes beside the run): a
+// compact workshop bar (ask at a point, the live tally, reveal) in the run's control bar.
 
 import { api } from "../api.js";
 import { $, clear, el } from "../util.js";
-import { lessonBlocks } from "./lesson-text.js";
 import { LiveSocket } from "./live.js";
 
 const code = document.querySelector('meta[name="workshop-code"]').content;
 const base = `/api/workshops/${code}`;
-const view = $("#run-view");
-
-const lesson = el("aside.panel.presenter-lesson", { "aria-label": "Lesson notes" },
-  el("div.lesson-body", lessonBlocks($("#presenter-lesson").content.textContent.trim())));
-view.append(lesson);
 
 const tally = el("span", { id: "presenter-tally" });
 const bar = el("div.presenter-bar", { role: "group", "aria-label": "Workshop question" },

@@ -1,7 +1,7 @@
 // The lesson's notes (a section of docs/LESSONS.md) as HTML: paragraphs, bullet lists,
 // **bold** and `code`; built as DOM nodes, never as an HTML string.
 
-import { el } from "../util.js";
+import { el } from "./util.js";
 
 function inline(text) {
   const out = [];
@@ -22,17 +22,17 @@ export function lessonBlocks(markdown) {
       blocks.push(el("h3", inline(lines[0].replace(/^#+ /, ""))));
       lines.shift();
     }
+    // A paragraph may run straight into a list (no blank line between them).
+    const para = [];
+    while (lines.length && !lines[0].startsWith("- ")) para.push(lines.shift().trim());
+    if (para.length) blocks.push(el("p", inline(para.join(" "))));
     if (!lines.length) continue;
-    if (lines[0].startsWith("- ")) {
-      const items = [];
-      for (const line of lines) {
-        if (line.startsWith("- ")) items.push(line.slice(2));
-        else items[items.length - 1] += ` ${line.trim()}`;
-      }
-      blocks.push(el("ul", items.map((i) => el("li", inline(i)))));
-    } else {
-      blocks.push(el("p", inline(lines.map((l) => l.trim()).join(" "))));
+    const items = [];
+    for (const line of lines) {
+      if (line.startsWith("- ")) items.push(line.slice(2));
+      else items[items.length - 1] += ` ${line.trim()}`;
     }
+    blocks.push(el("ul", items.map((i) => el("li", inline(i)))));
   }
   return blocks;
 }
