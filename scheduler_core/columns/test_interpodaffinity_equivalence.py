@@ -115,8 +115,28 @@ def status_tuple(status):
     return None if status is None else (status.code, status.reasons)
 
 
+def check_filter(plugin, cols, pod, reference, columns) -> None:
+    """Same counts in both states; each node's Filter from the columns' state, per node and
+    vectorized, is the reference's."""
+    ref_state = reference.get(filtering.PRE_FILTER_STATE_KEY)
+    col_state = columns.get(filtering.PRE_FILTER_STATE_KEY)
+    for name in ("existing_anti_affinity_counts", "affinity_counts", "anti_affinity_counts"):
+        assert getattr(col_state, name) == getattr(ref_state, name), name
+        assert bool(getattr(col_state, name)) == bool(getattr(ref_state, name)), name
+    verdict = plugin.filter_vector(columns, pod, cols)
+    for row, ni in enumerate(cols.node_infos):
+        expected = status_tuple(plugin.filter(reference, pod, ni))
+        assert status_tuple(plugin.filter(columns, pod, ni)) == expected, ni.name
+        if expected is None:
+            assert verdict.kinds[row] == 0, ni.name
+        else:
+            status = verdict.status(row, plugin.name())
+            assert (status.code, status.reasons) == expected, ni.name
+
+
 def check_pod(plugin, snapshot, pod) -> None:
-    """Every result of the columns path equals the rescan's for this pod."""
+    """Every result of the columns path equals the rescan's for this pod, also after
+    AddPod/RemovePod changed the counts."""
     cols = columns_of(snapshot)
     infos = snapshot.list()
     reference, columns = CycleState(), CycleState()
@@ -124,19 +144,17 @@ def check_pod(plugin, snapshot, pod) -> None:
     want = plugin.pre_filter(reference, pod, infos)
     got = plugin.pre_filter(columns, pod, infos)
     assert status_tuple(got[1]) == status_tuple(want[1])
-    ref_state = reference.get(filtering.PRE_FILTER_STATE_KEY)
-    col_state = columns.get(filtering.PRE_FILTER_STATE_KEY)
-    if ref_state is not None:
-        for name in ("existing_anti_affinity_counts", "affinity_counts", "anti_affinity_counts"):
-            assert getattr(col_state, name) == getattr(ref_state, name), name
-        verdict = plugin.filter_vector(columns, pod, cols)
-        for row, ni in enumerate(infos):
-            expected = plugin.filter(reference, pod, ni)
-            if expected is None:
-                assert verdict.kinds[row] == 0, ni.name
-            else:
-                status = verdict.status(row, plugin.name())
-                assert (status.code, status.reasons) == (expected.code, expected.reasons)
+    if reference.get(filtering.PRE_FILTER_STATE_KEY) is not None:
+        check_filter(plugin, cols, pod, reference, columns)
+        # Preemption's dry run: pods taken off their nodes, then one put back, on clones.
+        reference, columns = reference.clone(), columns.clone()
+        moved = [(p, ni) for ni in infos for p in ni.pods][::2]
+        for state in (reference, columns):
+            for p, ni in moved:
+                assert plugin.remove_pod(state, pod, p, ni) is None
+            for p, ni in moved[:1]:
+                assert plugin.add_pod(state, pod, p, ni) is None
+        check_filter(plugin, cols, pod, reference, columns)
     want = plugin.pre_score(reference, pod, infos)
     got = plugin.pre_score(columns, pod, infos)
     assert status_tuple(got) == status_tuple(want)

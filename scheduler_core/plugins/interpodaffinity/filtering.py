@@ -66,7 +66,8 @@ def update_with_anti_affinity_terms(counts: dict, terms: list[AffinityTerm], pod
 
 
 class PreFilterState(StateData):
-    """Topology pair -> count maps, plus the incoming pod's terms (namespace selectors merged)."""
+    """Topology pair -> count maps (dicts, or pair_counts.PairCounts on the columns), plus the
+    incoming pod's terms (namespace selectors merged)."""
 
     __slots__ = (
         "affinity_counts",
@@ -93,8 +94,8 @@ class PreFilterState(StateData):
     def clone(self) -> PreFilterState:
         # The pod and its terms never change during a cycle; only the counts are copied.
         return PreFilterState(self.pod, self.affinity_terms, self.anti_affinity_terms,
-                              self.namespace_labels, dict(self.existing_anti_affinity_counts),
-                              dict(self.affinity_counts), dict(self.anti_affinity_counts))
+                              self.namespace_labels, self.existing_anti_affinity_counts.copy(),
+                              self.affinity_counts.copy(), self.anti_affinity_counts.copy())
 
     def update_with_pod(self, pod: PodInfo, node_labels: dict, multiplier: int) -> None:
         """Account for a pod added to (1) or removed from (-1) a node."""

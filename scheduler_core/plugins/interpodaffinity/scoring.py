@@ -26,13 +26,21 @@ PRE_SCORE_STATE_KEY = "PreScore" + INTER_POD_AFFINITY
 
 
 class PreScoreState(StateData):
-    """topology_score: {topology key: {topology value: summed weight}}. Never mutated after
-    PreScore, so clone shares it."""
+    """topology_score: {topology key: {topology value: summed weight}}; on the columns it is
+    kept as per-class arrays (`columns`, vector.TopologyScores) and the dict built only when
+    read. Never mutated after PreScore, so clone shares it."""
 
-    __slots__ = ("topology_score",)
+    __slots__ = ("_topology_score", "columns")
 
-    def __init__(self, topology_score: dict):
-        self.topology_score = topology_score
+    def __init__(self, topology_score: dict | None, columns=None):
+        self._topology_score = topology_score
+        self.columns = columns
+
+    @property
+    def topology_score(self) -> dict:
+        if self._topology_score is None:
+            self._topology_score = self.columns.as_dict()
+        return self._topology_score
 
 
 def _process_term(scores: dict, term: AffinityTerm, weight: int, pod: PodInfo,
@@ -93,11 +101,14 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
         cols = vector.snapshot_columns(state, snapshot)
         index = vector.term_index(cols) if cols is not None else None
         if index is not None:
-            scores = vector.topology_score(index, cols, pod, ns_labels, preferred,
-                                           preferred_anti, hard_weight)
-        else:
-            scores = self._rescan(all_nodes, has_constraints, pod, ns_labels, preferred,
-                                  preferred_anti, hard_weight)
+            columns = vector.topology_score(index, cols, pod, ns_labels, preferred,
+                                            preferred_anti, hard_weight)
+            if columns.empty():
+                return Status.skip()
+            state.write(PRE_SCORE_STATE_KEY, PreScoreState(None, columns))
+            return None
+        scores = self._rescan(all_nodes, has_constraints, pod, ns_labels, preferred,
+                              preferred_anti, hard_weight)
         if not scores:
             return Status.skip()
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(scores))
@@ -145,6 +156,8 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             return None  # the per-node Score reports the missing state
+        if s.columns is not None:
+            return s.columns.of_rows(rows)
         return vector.score_vector(s.topology_score, cols, rows)
 
     def score_extensions(self) -> ScoreExtensions:
@@ -169,6 +182,6 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             return None  # the per-node NormalizeScore reports the missing state
-        if not s.topology_score:
+        if s.columns is None and not s.topology_score:
             return scores
         return vector.normalize_vector(scores)

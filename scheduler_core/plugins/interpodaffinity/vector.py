@@ -22,6 +22,7 @@ import numpy as np
 from ...columns import COLUMNS_KEY
 from ...framework.interfaces import MAX_NODE_SCORE
 from ..names import INTER_POD_AFFINITY
+from .pair_counts import PairCounts, class_sums, value_index
 from .terms import AffinityTerm, parsed_affinity, pod_matches_all_affinity_terms
 
 REQUIRED_AFFINITY, REQUIRED_ANTI_AFFINITY, PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY = range(4)
@@ -128,85 +129,41 @@ def _matching(cols, term: AffinityTerm) -> np.ndarray:
     return cols.pod_counts(key, lambda ni: sum(1 for p in ni.pods if term.matches(p, None)))
 
 
-# --- per-node values to per-pair dicts and back -----------------------------------------------
-def _class_sums(cols, key: str, per_node: np.ndarray) -> tuple[np.ndarray, list[dict]]:
-    """Per class of nodes alike under `key` (one class per topology value), the sum."""
-    class_ids, classes = cols.label_classes((key,))
-    return np.bincount(class_ids, weights=per_node, minlength=len(classes)), classes
-
-
-def add_pairs(counts: dict, cols, key: str, per_node: np.ndarray, times: int = 1) -> None:
-    """counts[(key, value)] += the per-node values summed over the nodes labelled key=value
-    (times over), for the pairs with a non-zero sum."""
-    sums, classes = _class_sums(cols, key, per_node)
-    for cid in np.flatnonzero(sums).tolist():
-        labels = classes[cid]
-        if key in labels:
-            pair = (key, labels[key])
-            counts[pair] = counts.get(pair, 0) + int(sums[cid]) * times
-
-
-class ValueIndex:
-    """Topology value -> class id under one key, for the columns' current classes."""
-
-    def __init__(self):
-        self._cache: dict[str, tuple] = {}
-
-    def of(self, cols, key: str) -> tuple[np.ndarray, dict, int]:
-        class_ids, classes = cols.label_classes((key,))
-        cached = self._cache.get(key)
-        if cached is None or cached[0] is not class_ids:
-            values = {labels[key]: cid for cid, labels in enumerate(classes) if key in labels}
-            cached = self._cache[key] = (class_ids, values, len(classes))
-        return cached
-
-    def per_node(self, cols, key: str, value_counts) -> np.ndarray:
-        """Per node, value_counts[value of the node's key label] (0 without the label)."""
-        class_ids, values, size = self.of(cols, key)
-        per_class = np.zeros(size, np.int64)
-        for value, count in value_counts:
-            cid = values.get(value)
-            if cid is not None:
-                per_class[cid] = count
-        return per_class[class_ids]
-
-
-_VALUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def value_index(cols) -> ValueIndex:
-    index = _VALUES.get(cols)
-    if index is None:
-        index = _VALUES[cols] = ValueIndex()
-    return index
-
-
-def _at_pairs(cols, counts: dict, key: str) -> np.ndarray:
-    """Per node, counts[(key, the node's value)]."""
+# --- counts per pair --------------------------------------------------------------------------
+def _at_pairs(cols, counts, key: str) -> np.ndarray:
+    """Per node, counts[(key, the node's value)], from PairCounts or the per-node code's dict."""
+    if isinstance(counts, PairCounts):
+        return counts.per_node(key)
     return value_index(cols).per_node(
         cols, key, ((value, c) for (k, value), c in counts.items() if k == key))
 
 
+def _topology_keys(counts) -> set[str]:
+    if isinstance(counts, PairCounts):
+        return counts.topology_keys()
+    return {key for key, _ in counts}
+
+
 # --- PreFilter -------------------------------------------------------------------------------
-def existing_anti_affinity_counts(index: TermIndex, cols, pod, ns_labels: dict) -> dict:
+def existing_anti_affinity_counts(index: TermIndex, cols, pod, ns_labels: dict) -> PairCounts:
     """filtering.existing_anti_affinity_counts from the kept per-term counts."""
-    counts: dict = {}
+    counts = PairCounts(cols)
     for term, per_node in index.of_kind(REQUIRED_ANTI_AFFINITY):
         if term.matches(pod, ns_labels):
-            add_pairs(counts, cols, term.topology_key, per_node)
+            counts.add(term.topology_key, per_node)
     return counts
 
 
-def incoming_counts(cols, affinity_terms, anti_affinity_terms) -> tuple[dict, dict]:
+def incoming_counts(cols, affinity_terms, anti_affinity_terms) -> tuple[PairCounts, PairCounts]:
     """filtering.incoming_affinity_anti_affinity_counts from the kept per-node counts."""
-    affinity: dict = {}
-    anti_affinity: dict = {}
+    affinity = PairCounts(cols)
+    anti_affinity = PairCounts(cols)
     if affinity_terms:
         matched = _matching_all(cols, affinity_terms)
         for term in affinity_terms:
-            add_pairs(affinity, cols, term.topology_key, matched)
+            affinity.add(term.topology_key, matched)
     for term in anti_affinity_terms:
-        add_pairs(anti_affinity, cols, term.topology_key, _matching(cols, term))
+        anti_affinity.add(term.topology_key, _matching(cols, term))
     return affinity, anti_affinity
 
 
@@ -234,7 +191,7 @@ def filter_kinds(s, cols) -> np.ndarray:
         for key in {t.topology_key for t in s.anti_affinity_terms}:
             anti |= _at_pairs(cols, s.anti_affinity_counts, key) > 0
     existing = np.zeros(size, bool)
-    for key in {k for k, _ in s.existing_anti_affinity_counts}:
+    for key in _topology_keys(s.existing_anti_affinity_counts):
         existing |= _at_pairs(cols, s.existing_anti_affinity_counts, key) > 0
     kinds = np.where(existing, EXISTING_ANTI_AFFINITY_NOT_MATCH, 0)
     kinds = np.where(anti, ANTI_AFFINITY_NOT_MATCH, kinds)
@@ -242,42 +199,58 @@ def filter_kinds(s, cols) -> np.ndarray:
 
 
 # --- PreScore and Score ----------------------------------------------------------------------
-class _Sums:
-    """Per topology key, per node: the summed weight and how many contributions made it (a
-    pair exists in topology_score once anything contributed, even a zero weight)."""
+class TopologyScores:
+    """PreScore's topology_score as per-class arrays: per topology key, the summed weight of
+    each class of nodes alike under the key and how many contributions made it (a pair exists
+    in topology_score once anything contributed, even a zero weight). Score reads the arrays;
+    the dict is built only for the per-node Score."""
 
-    def __init__(self, size: int):
-        self.size = size
-        self.by_key: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    def __init__(self, cols):
+        self.cols = cols
+        self.per_node: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.by_key: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]] = {}
 
     def add(self, key: str, per_node: np.ndarray, weight: int) -> None:
-        sums = self.by_key.get(key)
+        sums = self.per_node.get(key)
         if sums is None:
-            sums = self.by_key[key] = (np.zeros(self.size, np.int64),
-                                       np.zeros(self.size, np.int64))
+            sums = self.per_node[key] = (np.zeros(self.cols.size, np.int64),
+                                         np.zeros(self.cols.size, np.int64))
         weights, contributions = sums
         weights += per_node * weight
         contributions += per_node
 
-    def topology_score(self, cols) -> dict:
+    def close(self) -> TopologyScores:
+        """Sum per class; nodes without the key take no part."""
+        cols = self.cols
+        for key, (weights, contributions) in self.per_node.items():
+            present = class_sums(cols, key, contributions)
+            if present.any():
+                class_ids, classes = cols.label_classes((key,))
+                self.by_key[key] = (class_ids, class_sums(cols, key, weights), present, classes)
+        self.per_node = {}
+        return self
+
+    def empty(self) -> bool:
+        return not self.by_key
+
+    def as_dict(self) -> dict:
         out: dict = {}
-        for key, (weights, contributions) in self.by_key.items():
-            present, classes = _class_sums(cols, key, contributions)
-            totals, _ = _class_sums(cols, key, weights)
-            values = {}
-            for cid in np.flatnonzero(present).tolist():
-                labels = classes[cid]
-                if key in labels:
-                    values[labels[key]] = int(totals[cid])
-            if values:
-                out[key] = values
+        for key, (_, totals, present, classes) in self.by_key.items():
+            out[key] = {classes[cid][key]: int(totals[cid])
+                        for cid in np.flatnonzero(present).tolist()}
         return out
+
+    def of_rows(self, rows: np.ndarray) -> np.ndarray:
+        scores = np.zeros(len(rows), np.int64)
+        for class_ids, totals, _, _ in self.by_key.values():
+            scores += totals[class_ids[rows]]
+        return scores
 
 
 def topology_score(index: TermIndex, cols, pod, ns_labels: dict, preferred, preferred_anti,
-                   hard_weight: int) -> dict:
+                   hard_weight: int) -> TopologyScores:
     """scoring.Scoring.pre_score's topology_score from the kept per-node counts."""
-    sums = _Sums(cols.size)
+    sums = TopologyScores(cols)
     # The incoming pod's preferred terms against the existing pods.
     for terms, sign in ((preferred, 1), (preferred_anti, -1)):
         for term in terms:
@@ -290,11 +263,11 @@ def topology_score(index: TermIndex, cols, pod, ns_labels: dict, preferred, pref
         for term, per_node in index.of_kind(kind):
             if term.matches(pod, ns_labels):
                 sums.add(term.topology_key, per_node, weight(term))
-    return sums.topology_score(cols)
+    return sums.close()
 
 
 def score_vector(topology: dict, cols, rows: np.ndarray) -> np.ndarray:
-    """Score of the given rows: each key's summed weight at the node's value."""
+    """Score of the given rows from the per-node code's topology_score dict."""
     scores = np.zeros(len(rows), np.int64)
     for key, values in topology.items():
         scores += value_index(cols).per_node(cols, key, values.items())[rows]
