@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from array import array
 
+import numpy as np
+
 from .tracecols import (
     FilterColumns,
     ScoreColumns,
@@ -175,20 +177,30 @@ class TraceRecorder(CycleRecorder):
 
     def filter_many(self, plugins, names, rows, stops, statuses):
         tables = self.tables
-        ids = tables.ids_of(list(map(names.__getitem__, rows)))
+        ids = tables.row_ids(names)[np.asarray(rows, np.int64)]
         # Nodes that passed all share one shape; each rejection's shape is interned.
-        passed_all = tables.shape_id(tuple(plugins), None)
-        shapes = array("i", [passed_all]) * len(rows)
+        shapes = np.full(len(ids), tables.shape_id(tuple(plugins), None), np.int32)
         if statuses:
-            prefixes = {}
-            for i, (row, stop) in enumerate(zip(rows, stops)):
-                status = statuses.get(row)
-                if status is not None:
-                    prefix = prefixes.get(stop)
-                    if prefix is None:
-                        prefix = prefixes[stop] = tuple(plugins[:stop])
-                    shapes[i] = tables.shape_id(prefix, status_entry(plugins[stop], status))
-        self._filter.extend(ids, shapes)
+            # Rejected nodes, in visiting order, are those stopped before the last plugin.
+            at = np.flatnonzero(np.asarray(stops) < len(plugins))
+            shapes[at] = self._rejection_shapes(plugins, rows, stops, at, statuses)
+        self._filter.extend(array("i", ids.tobytes()), array("i", shapes.tobytes()))
+
+    def _rejection_shapes(self, plugins, rows, stops, at, statuses) -> np.ndarray:
+        """The shape of each rejected node's trail (rows[at], stopped at stops[at])."""
+        stops = np.asarray(stops)[at]
+        ids = getattr(statuses, "ids", None)
+        if ids is None:   # a plain {row: status}
+            listed = [statuses[row] for row in np.asarray(rows)[at].tolist()]
+            ids = np.arange(len(listed))
+        else:             # RejectedRows: a status per plugin and code, in the same order
+            listed = statuses.statuses
+        stop_of = np.zeros(len(listed), np.int64)
+        stop_of[ids] = stops
+        shape_id = self.tables.shape_id
+        shapes = [shape_id(tuple(plugins[:stop]), status_entry(plugins[stop], status))
+                  for status, stop in zip(listed, stop_of.tolist())]
+        return np.array(shapes, np.int32)[ids]
 
     def extender_filter(self, node_name, plugin, status, detail=None):
         nid = self.tables.name_id(node_name)
@@ -208,6 +220,7 @@ class TraceRecorder(CycleRecorder):
 
     def finish(self, outcome, node, message, time):
         self._data.update(outcome=outcome, node=node, message=message)
+        self._score.release()
 
     def nbytes(self) -> int:
         """About what the cycle holds: its columns' buffers and its other parts as compact

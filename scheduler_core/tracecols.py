@@ -74,6 +74,7 @@ class Tables:
         self.shapes: list[tuple] = []            # (passed plugins, last entry or None)
         self._shape_ids: dict[tuple, int] = {}
         self._trail_text: dict[tuple[int, int], str] = {}
+        self._row_ids: tuple[list, np.ndarray] | None = None
 
     def name_id(self, name: str) -> int:
         nid = self._name_ids.get(name)
@@ -89,6 +90,13 @@ class Tables:
         if None in ids:
             ids = [self.name_id(name) for name in names]
         return array("i", ids)
+
+    def row_ids(self, names: list[str]) -> np.ndarray:
+        """name_id of each name of the node columns' rows (a list kept for the columns'
+        life, so known by identity), interned once."""
+        if self._row_ids is None or self._row_ids[0] is not names:
+            self._row_ids = (names, np.frombuffer(self.ids_of(names), np.int32))
+        return self._row_ids[1]
 
     def shape_id(self, passed: tuple, last: tuple | None) -> int:
         """last: (plugin, code label, reasons tuple) of the entry that ended the trail."""
@@ -193,10 +201,18 @@ class ScoreColumns:
             total += column_bytes(raw) + column_bytes(normalized)
         return total
 
+    def release(self) -> None:
+        """Forget the last node list (the cycle is over): a trace keeps ids, not node infos."""
+        self._last_nodes = (None, None)
+
     def node_ids(self, tables: Tables, nodes) -> array:
         source, ids = self._last_nodes
         if source is not nodes:
-            ids = tables.ids_of(list(map(_NAME, nodes)))
+            rows = getattr(nodes, "rows", None)   # the columns path's feasible nodes
+            if rows is not None:
+                ids = array("i", tables.row_ids(nodes.names)[rows].tobytes())
+            else:
+                ids = tables.ids_of(list(map(_NAME, nodes)))
             self._last_nodes = (nodes, ids)
         return ids
 

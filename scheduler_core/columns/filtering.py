@@ -61,33 +61,91 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
     if start:
         order = np.concatenate((order[start:], order[:start]))
     if all(v is not None for _, v, _ in verdicts):
-        visited, rows, rejected = _search_vectorized(first, order, to_find)
+        visited, rows, rejected = _search_vectorized(verdicts, first, order, to_find)
     else:
         visited, rows, rejected = _search_per_node(verdicts, first, order, to_find, state, pod,
                                                    cols)
-    statuses = _record(verdicts, rejected, cols, diagnosis)
-    infos = cols.node_infos
+    if len(rejected.rows):
+        diagnosis.node_to_status.set_rows(cols.names, cols.node_infos, rejected.rows,
+                                          rejected.ids, rejected.statuses)
+        # Only the plugin and whether it is Pending count in the diagnosis.
+        for status in rejected.statuses:
+            diagnosis.add_plugin_status(status)
     if rec is not None:
         stops = np.full(size, len(verdicts), np.int32)
-        for row, index, _ in rejected:
-            stops[row] = index
-        rec.filter_many([name for name, _, _ in verdicts], cols.names, visited,
-                        stops[visited].tolist(), statuses)
-    feasible = [infos[row] for row in rows.tolist()]
+        stops[rejected.rows] = rejected.stops
+        rec.filter_many([name for name, _, _ in verdicts], cols.names, visited, stops[visited],
+                        rejected)
+    infos = cols.node_infos
+    feasible = FeasibleNodes(map(infos.__getitem__, rows.tolist()))
+    feasible.rows, feasible.names = rows, cols.names
     remember_rows(state, feasible, rows)
     return feasible
 
 
-def _search_vectorized(first, order, to_find):
-    """(feasible rows, [(row, plugin index, per-node status or None)]) in visiting order."""
+class FeasibleNodes(list):
+    """The feasible node infos, knowing their rows (and the columns' names by row): a
+    recorder reads the nodes' interned names by row instead of node by node."""
+
+    __slots__ = ("names", "rows")
+
+
+class RejectedRows:
+    """The nodes a search rejected, in visiting order: their rows, the index of the plugin
+    that stopped each, and each one's status as an index into `statuses` (one Status per
+    plugin and reason code, shared by the nodes it rejected). Read as {row: Status} by
+    recorders that look nodes up one by one."""
+
+    __slots__ = ("_by_row", "ids", "rows", "statuses", "stops")
+
+    def __init__(self, rows: np.ndarray, stops: np.ndarray, ids: np.ndarray, statuses: list):
+        self.rows, self.stops, self.ids, self.statuses = rows, stops, ids, statuses
+        self._by_row = None
+
+    def _map(self) -> dict:
+        if self._by_row is None:
+            self._by_row = dict(zip(self.rows.tolist(),
+                                    map(self.statuses.__getitem__, self.ids.tolist())))
+        return self._by_row
+
+    def __bool__(self) -> bool:
+        return bool(len(self.rows))
+
+    def __contains__(self, row) -> bool:
+        return row in self._map()
+
+    def __getitem__(self, row) -> Status:
+        return self._map()[row]
+
+    def get(self, row, default=None):
+        return self._map().get(row, default)
+
+
+def _search_vectorized(verdicts, first, order, to_find):
+    """(visited rows, feasible rows, RejectedRows), all in visiting order."""
     in_order = first[order]
     passing = in_order == NO_REJECTION
     feasible_at = np.flatnonzero(passing)
     stop = feasible_at[to_find - 1] + 1 if len(feasible_at) >= to_find else len(order)
     visited = order[:stop]
     rejected = visited[~passing[:stop]]
-    return (visited.tolist(), visited[passing[:stop]],
-            [(row, first[row], None) for row in rejected.tolist()])
+    if not len(rejected):
+        # A copy: the feasible rows outlive the cycle's arrays in a trace.
+        return visited, visited.copy(), RejectedRows(rejected, rejected, rejected, [])
+    stops = first[rejected]
+    kinds = np.empty(len(rejected), np.int64)
+    for index in np.flatnonzero(np.bincount(stops)).tolist():
+        at = stops == index
+        kinds[at] = verdicts[index][1].kinds[rejected[at]]
+    # One status per (plugin, code): the kinds are small non-negative codes.
+    keys, ids = np.unique(kinds * len(verdicts) + stops, return_inverse=True)
+    statuses = []
+    for key in keys.tolist():
+        index = key % len(verdicts)
+        name, verdict, _ = verdicts[index]
+        code, reasons = verdict.outcomes[key // len(verdicts)]
+        statuses.append(Status(code, *reasons, plugin=name))
+    return visited, visited[passing[:stop]], RejectedRows(rejected, stops, ids, statuses)
 
 
 def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
@@ -95,7 +153,8 @@ def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
     where no earlier vectorized plugin has rejected the node already."""
     slow = [(index, name, pl) for index, (name, verdict, pl) in enumerate(verdicts)
             if verdict is None]
-    infos, feasible, rejected, visited = cols.node_infos, [], [], []
+    infos, feasible, visited = cols.node_infos, [], []
+    rejected, stops, statuses = [], [], []
     for row in order.tolist():
         visited.append(row)
         stop_at = first[row]
@@ -105,17 +164,22 @@ def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
                 break
             status = pl.filter(state, pod, infos[row])
             if status is not None and status.code != Code.SUCCESS:
-                found = (row, index, _as_filter_status(name, status))
+                found = (index, _as_filter_status(name, status))
                 break
         if found is None and stop_at != NO_REJECTION:
-            found = (row, stop_at, None)
+            name, verdict, _ = verdicts[stop_at]
+            found = (stop_at, verdict.status(row, name))
         if found is None:
             feasible.append(row)
             if len(feasible) >= to_find:
                 break
         else:
-            rejected.append(found)
-    return visited, np.array(feasible, np.int64), rejected
+            rejected.append(row)
+            stops.append(found[0])
+            statuses.append(found[1])
+    return (np.array(visited, np.int64), np.array(feasible, np.int64),
+            RejectedRows(np.array(rejected, np.int64), np.array(stops, np.int32),
+                         np.arange(len(statuses)), statuses))
 
 
 def _as_filter_status(name: str, status: Status) -> Status:
@@ -127,21 +191,3 @@ def _as_filter_status(name: str, status: Status) -> Status:
         raise SchedulingError(status)
     status.plugin = name
     return status
-
-
-def _record(verdicts, rejected, cols, diagnosis) -> dict:
-    """Rejected nodes into the diagnosis; their statuses by row."""
-    set_status = diagnosis.node_to_status.set
-    infos = cols.node_infos
-    seen, statuses = set(), {}
-    for row, index, status in rejected:
-        name, verdict, _ = verdicts[index]
-        if status is None:
-            status = verdict.status(row, name)
-        statuses[row] = status
-        set_status(infos[row].name, status)
-        # Only the plugin and whether it is Pending count in the diagnosis: once each.
-        if (index, status.code) not in seen:
-            seen.add((index, status.code))
-            diagnosis.add_plugin_status(status)
-    return statuses
