@@ -208,7 +208,9 @@ def sandbox_detach(*, sandbox: Sandbox, cycles: int) -> Run:
     if not isinstance(cycles, int) or isinstance(cycles, bool) or cycles < 0:
         raise InvalidInput({"cycles": ["must be a whole number, 0 or more"]})
     with transaction.atomic():
-        sandbox = Sandbox.objects.select_for_update().select_related(
+        # Only the sandbox's row is locked: PostgreSQL cannot lock the nullable side of the
+        # outer join to a copy not made yet.
+        sandbox = Sandbox.objects.select_for_update(of=("self",)).select_related(
             "attendee__user", "cluster", "lesson__workshop", "lesson__cluster").get(pk=sandbox.pk)
         run = run_create(cluster=sandbox_cluster(sandbox), seed=_presenter_seed(sandbox),
                          owner=sandbox.attendee.user, name="my run")
