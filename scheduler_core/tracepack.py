@@ -17,7 +17,7 @@ from array import array
 import numpy as np
 
 from .observe import TraceRecorder
-from .tracecols import FilterColumns, ScoreColumns, Tables, TotalColumns
+from .tracecols import FilterColumns, ScoreColumns, Tables, TotalColumns, int_column
 
 FORMAT = 1
 _HEAD = struct.Struct("<BI")  # format, length of the JSON header
@@ -31,23 +31,14 @@ class _Tail:
         self.parts: list[bytes] = []
 
     def column(self, values) -> list:
-        """[typecode, count] for an integer array, ["json", values] for anything else."""
-        if isinstance(values, np.ndarray):  # local ids: 0..n-1
-            typecode = _typecode(int(values.max()) if len(values) else 0)
-            self.parts.append(values.astype(_DTYPES[typecode]).tobytes())
-            return [typecode, len(values)]
+        """[typecode, count] for integers (in the smallest type that holds them), ["json",
+        values] for anything else."""
+        if isinstance(values, np.ndarray):
+            values = int_column(values)
         if not isinstance(values, array):
             return ["json", list(values)]
         self.parts.append(values.tobytes())
         return [values.typecode, len(values)]
-
-
-_DTYPES = {"b": np.int8, "h": np.int16, "i": np.int32}
-
-
-def _typecode(largest: int) -> str:
-    """The smallest typecode holding 0..largest."""
-    return "b" if largest < 2**7 else "h" if largest < 2**15 else "i"
 
 
 def _local(values: list, arrays: list) -> tuple[list, list[np.ndarray]]:
