@@ -26,6 +26,9 @@ PREEMPT_NEVER = "Never"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 NO_VICTIMS = "No preemption victims found for incoming pod"
+# Filter plugins whose verdict depends on the node alone, never on the pods running there.
+NODE_ONLY_FILTERS = frozenset((names.NODE_UNSCHEDULABLE, names.NODE_NAME,
+                               names.TAINT_TOLERATION, names.NODE_AFFINITY))
 
 
 class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
@@ -69,16 +72,26 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         preemptor fit stays a victim. state and node_info are copies the caller gives away.
         """
         fwk = self.handle.framework
+        fit = self._deciding_fit(fwk, state, pod, node_info)
 
         def remove(victim: PodInfo) -> Status:
             if not node_info.remove_pod(victim):
                 return Status.as_error(f"no corresponding pod {victim.name} in pods of node "
                                        f"{node_info.name}")
+            if fit is not None:
+                return Status()  # no running plugin keeps state on the node's pods
             return fwk.run_pre_filter_extension_remove_pod(state, pod, victim, node_info)
 
         def filter_status() -> Status:
             return fwk.run_filter_plugins_with_nominated_pods(
                 state, pod, node_info, nominator=self.handle.nominated_pods_for_node)
+
+        def still_fits() -> bool:
+            """Filter on the node as it is now; once the other plugins passed the node with
+            every victim removed, only NodeResourcesFit can decide (when `fit` is set)."""
+            if fit is not None:
+                return fit.filter(state, pod, node_info) is None
+            return filter_status().is_success()
 
         potential = [p for p in node_info.pods if p.priority < pod.priority]
         for victim in potential:
@@ -102,10 +115,11 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         def reprieve(candidate: PodInfo):
             """(still fits with the pod back, error Status or None)."""
             node_info.add_pod(candidate)
-            status = fwk.run_pre_filter_extension_add_pod(state, pod, candidate, node_info)
-            if not status.is_success():
-                return False, status
-            if filter_status().is_success():
+            if fit is None:
+                status = fwk.run_pre_filter_extension_add_pod(state, pod, candidate, node_info)
+                if not status.is_success():
+                    return False, status
+            if still_fits():
                 return True, None
             status = remove(candidate)
             if not status.is_success():
@@ -127,6 +141,28 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         if violating and non_violating:
             victims.sort(key=importance_key)
         return victims, num_violating, Status()
+
+    def _deciding_fit(self, fwk, state: CycleState, pod: PodInfo, node_info: NodeInfo):
+        """NodeResourcesFit when it alone can change its mind as pods leave and come back to
+        this node: every other running Filter plugin looks at the node only, no running plugin
+        has AddPod/RemovePod to call, and no pod at least as important is nominated here.
+        Then reprieving a pod needs only its Filter, with the same results."""
+        skip = state.skip_filter_plugins
+        fit = None
+        for pl in fwk.filter_plugins:
+            name = pl.NAME or pl.name()
+            if name == names.NODE_RESOURCES_FIT:
+                fit = pl
+            elif name not in skip and name not in NODE_ONLY_FILTERS:
+                return None
+        if fit is None or names.NODE_RESOURCES_FIT in skip:
+            return None
+        if any(ext is not None and name not in skip for name, ext in fwk.extensions.items()):
+            return None
+        for nominated in self.handle.nominated_pods_for_node(node_info.name):
+            if nominated.priority >= pod.priority and nominated.uid != pod.uid:
+                return None
+        return fit
 
     def pod_eligible_to_preempt_others(self, pod: PodInfo, nominated_node_status):
         """(eligible, why not). A pod whose earlier victims are still terminating on its
