@@ -3,18 +3,26 @@ random.Random.randrange draws, with the bookkeeping done on arrays.
 
 Go's selectHost walks the scored nodes keeping the best; a node scoring the same as the best so
 far replaces it with probability 1/count. At cluster scale thousands of nodes tie, so only the
-draws stay in Python: the ties, their counts and the bit widths are found with numpy.
+draws stay in Python: the ties and their counts are found with numpy.
 """
 from __future__ import annotations
 
 import numpy as np
 
+# int.bit_length of 0, 1, 2...: the bits randrange(count) draws, looked up in the draw loop.
+_BIT_LENGTHS: list[int] = [0]
 
-def select_index(totals: list[int], rng) -> int:
+
+def select_index(totals, rng) -> int:
     """The index selectHost picks; rng advances exactly as randrange(count) per tie would."""
     scores = np.asarray(totals)
     if scores.dtype.kind not in "iu" or len(scores) < 2:
         return _select_index_loop(totals, rng)
+    top = scores.max()
+    if scores[0] == top:
+        # The first node is the best already: every tie is with the final best, counted 2, 3...
+        ties = np.flatnonzero(scores == top)[1:]
+        return _draw(ties.tolist(), range(2, len(ties) + 2), 0, rng)
     best_so_far = np.maximum.accumulate(scores)
     previous = best_so_far[:-1]
     ties = np.flatnonzero(scores[1:] == previous) + 1
@@ -26,24 +34,27 @@ def select_index(totals: list[int], rng) -> int:
     run_start = starts[np.searchsorted(starts, ties, side="right") - 1]
     ties_before = np.searchsorted(ties, run_start)
     counts = np.arange(len(ties)) - ties_before + 2
-    last_start = int(starts[-1])
-    best = last_start
+    return _draw(ties.tolist(), counts.tolist(), int(starts[-1]), rng)
+
+
+def _draw(ties: list[int], counts, last_start: int, rng) -> int:
+    """One randrange(count) per tie, in order; the last tie of the final run drawing 0 wins,
+    else the node that started that run."""
+    if len(_BIT_LENGTHS) <= len(ties) + 2:
+        _BIT_LENGTHS.extend(c.bit_length() for c in range(len(_BIT_LENGTHS), 2 * len(ties) + 3))
+    bit_lengths = _BIT_LENGTHS
     getrandbits = rng.getrandbits
-    for position, count, bits in zip(ties.tolist(), counts.tolist(),
-                                     _bit_lengths(counts).tolist()):
+    best = last_start
+    for position, count in zip(ties, counts):
         # randrange(count) is _randbelow(count): draws of count.bit_length() bits until one
         # is below count.
+        bits = bit_lengths[count]
         drawn = getrandbits(bits)
         while drawn >= count:
             drawn = getrandbits(bits)
         if drawn == 0 and position > last_start:
             best = position
     return best
-
-
-def _bit_lengths(values: np.ndarray) -> np.ndarray:
-    """int.bit_length of each (positive) value: frexp's exponent, exact below 2**53."""
-    return np.frexp(values.astype(np.float64))[1]
 
 
 def _select_index_loop(totals, rng) -> int:

@@ -38,12 +38,15 @@ def filter_verdicts(fwk, state, pod, cols) -> list[tuple[str, Verdict | None, ob
     return verdicts
 
 
-def first_rejections(verdicts, size: int) -> np.ndarray:
-    """Per node, the index of the first vectorized plugin that rejects it, or NO_REJECTION."""
-    first = np.full(size, NO_REJECTION, np.int32)
+def first_rejections(verdicts, size: int) -> np.ndarray | None:
+    """Per node, the index of the first vectorized plugin that rejects it, or NO_REJECTION;
+    None when no vectorized plugin rejects any node."""
+    first = None
     for index in range(len(verdicts) - 1, -1, -1):
         verdict = verdicts[index][1]
-        if verdict is not None:
+        if verdict is not None and np.count_nonzero(verdict.kinds):
+            if first is None:
+                first = np.full(size, NO_REJECTION, np.int32)
             first[verdict.kinds != 0] = index
     return first
 
@@ -57,14 +60,22 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
         return None
     size = cols.size
     first = first_rejections(verdicts, size)
-    order = np.arange(size)
-    if start:
-        order = np.concatenate((order[start:], order[:start]))
-    if all(v is not None for _, v, _ in verdicts):
-        visited, rows, rejected = _search_vectorized(verdicts, first, order, to_find)
+    vectorized = all(v is not None for _, v, _ in verdicts)
+    if first is None and vectorized:
+        # Every node passes: the search takes the first to_find from the start index.
+        visited = rows = np.arange(start, start + min(to_find, size)) % size
+        rejected = RejectedRows.none()
     else:
-        visited, rows, rejected = _search_per_node(verdicts, first, order, to_find, state, pod,
-                                                   cols)
+        if first is None:
+            first = np.full(size, NO_REJECTION, np.int32)
+        order = np.arange(size)
+        if start:
+            order = np.concatenate((order[start:], order[:start]))
+        if vectorized:
+            visited, rows, rejected = _search_vectorized(verdicts, first, order, to_find)
+        else:
+            visited, rows, rejected = _search_per_node(verdicts, first, order, to_find, state,
+                                                       pod, cols)
     if len(rejected.rows):
         diagnosis.node_to_status.set_rows(cols.names, cols.node_infos, rejected.rows,
                                           rejected.ids, rejected.statuses)
@@ -102,6 +113,11 @@ class RejectedRows:
         self.rows, self.stops, self.ids, self.statuses = rows, stops, ids, statuses
         self._by_row = None
 
+    @classmethod
+    def none(cls) -> RejectedRows:
+        nothing = np.empty(0, np.int64)
+        return cls(nothing, nothing, nothing, [])
+
     def _map(self) -> dict:
         if self._by_row is None:
             self._by_row = dict(zip(self.rows.tolist(),
@@ -131,7 +147,7 @@ def _search_vectorized(verdicts, first, order, to_find):
     rejected = visited[~passing[:stop]]
     if not len(rejected):
         # A copy: the feasible rows outlive the cycle's arrays in a trace.
-        return visited, visited.copy(), RejectedRows(rejected, rejected, rejected, [])
+        return visited, visited.copy(), RejectedRows.none()
     stops = first[rejected]
     kinds = np.empty(len(rejected), np.int64)
     for index in np.flatnonzero(np.bincount(stops)).tolist():

@@ -36,12 +36,14 @@ class Verdict:
     def uniform(cls, size: int, outcome: tuple[Code, tuple[str, ...]] | None) -> Verdict:
         """Every node alike: all pass (outcome None) or all rejected with outcome."""
         if outcome is None:
-            return cls(np.zeros(size, np.int32), {})
+            return cls(_passing(size), {})
         return cls(np.ones(size, np.int32), {1: outcome})
 
     @classmethod
     def by_class(cls, class_ids: np.ndarray, class_outcomes: list) -> Verdict:
         """Nodes grouped in classes, each class passing (None) or rejected with an outcome."""
+        if all(outcome is None for outcome in class_outcomes):
+            return cls(_passing(len(class_ids)), {})
         kinds_of_class = np.zeros(len(class_outcomes), np.int32)
         outcomes: dict[int, tuple] = {}
         interned: dict[tuple, int] = {}
@@ -55,3 +57,15 @@ class Verdict:
     def status(self, row: int, plugin: str) -> Status:
         code, reasons = self.outcomes[int(self.kinds[row])]
         return Status(code, *reasons, plugin=plugin)
+
+
+_PASSING: dict[int, np.ndarray] = {}
+
+
+def _passing(size: int) -> np.ndarray:
+    """Zeros for `size` nodes, shared and read-only: most verdicts let every node pass."""
+    kinds = _PASSING.get(size)
+    if kinds is None:
+        kinds = _PASSING[size] = np.zeros(size, np.int32)
+        kinds.flags.writeable = False
+    return kinds
