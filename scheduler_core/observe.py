@@ -18,6 +18,7 @@ from .tracecols import (
     dump_at,
     status_entry,
 )
+from .tracedetail import compact_candidates, compact_size, expand, expanded
 
 
 class CycleRecorder:
@@ -157,7 +158,7 @@ class TraceRecorder(CycleRecorder):
     @property
     def data(self) -> dict:
         """The cycle as the contract's dict (a fresh copy)."""
-        out = json.loads(json.dumps(self._data))
+        out = json.loads(json.dumps(self._data, default=expand))
         out["filter"] = self._filter.to_dict(self.tables)
         out["score"] = self._score.to_dict(self.tables)
         out["totalScore"] = self._totals.to_dict(self.tables) if self._totals else {}
@@ -216,6 +217,8 @@ class TraceRecorder(CycleRecorder):
         entry = {"nominatedNode": nominated_node, "victims": list(victims)}
         if detail:
             entry.update(detail)
+            if "candidates" in entry:
+                entry["candidates"] = compact_candidates(self.tables, entry["candidates"])
         self._data["preemption"] = entry
 
     def finish(self, outcome, node, message, time):
@@ -227,7 +230,7 @@ class TraceRecorder(CycleRecorder):
         JSON (the names and shapes it shares with the other cycles of the trace not counted)."""
         return (self._filter.nbytes() + self._score.nbytes()
                 + (self._totals.nbytes() if self._totals else 0)
-                + len(json.dumps(self._data, separators=(",", ":"))))
+                + compact_size(self._data))
 
     def pretty(self, indent: int) -> str:
         """The cycle as json.dumps(..., indent=2) prints it `indent` spaces deep in a document."""
@@ -241,7 +244,7 @@ class TraceRecorder(CycleRecorder):
             elif key == "totalScore":
                 text = self._totals.text(self.tables, indent + 2) if self._totals else "{}"
             else:
-                text = dump_at(value, indent + 2)
+                text = dump_at(expanded(value) if key == "preemption" else value, indent + 2)
             parts.append(f"{pad}{json.dumps(key)}: {text}")
         return "{\n" + ",\n".join(parts) + "\n" + " " * indent + "}"
 

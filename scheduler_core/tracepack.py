@@ -18,6 +18,7 @@ import numpy as np
 
 from .observe import TraceRecorder
 from .tracecols import FilterColumns, ScoreColumns, Tables, TotalColumns, int_column
+from .tracedetail import expand
 
 FORMAT = 1
 _HEAD = struct.Struct("<BI")  # format, length of the JSON header
@@ -85,7 +86,7 @@ def pack(rec: TraceRecorder) -> bytes:
         "totals": None if totals is None else [id_index[id(totals.ids)],
                                                tail.column(totals.totals)],
     }
-    text = json.dumps(head, separators=(",", ":")).encode()
+    text = json.dumps(head, separators=(",", ":"), default=expand).encode()
     return zlib.compress(_HEAD.pack(FORMAT, len(text)) + text + b"".join(tail.parts), _LEVEL)
 
 
