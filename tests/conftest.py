@@ -1,5 +1,6 @@
 """Fixtures shared by the web app's tests (builders are in tests/helpers.py)."""
 import pytest
+from rest_framework.test import APIClient
 
 from tests.helpers import make_user
 
@@ -20,3 +21,9 @@ def alice(db):
 @pytest.fixture
 def bob(db):
     return make_user("bob")
+
+
+@pytest.fixture
+def anon(db):
+    """A client signed in as nobody."""
+    return APIClient()

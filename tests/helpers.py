@@ -4,6 +4,7 @@ reference output for a fixture, and Django run in a subprocess with a chosen env
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -14,7 +15,9 @@ import yaml
 from django.contrib.auth.models import User
 
 from playground import services
-from playground.models import Run
+from playground.models import CycleRecord, Run
+from scheduler_core.observe import TraceObserver
+from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +102,32 @@ def import_cluster(owner, fixture: str = "gpu-cluster.yaml", *, name: str | None
     cluster, _ = services.cluster_import(owner=owner, name=name or fixture,
                                          files=[(fixture, text)], shared=shared)
     return cluster
+
+
+def fixture_text(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def import_fixture(owner, name="gpu-cluster.yaml", *, cluster_name=None, shared=False):
+    """import_cluster as the API and workshop tests call it (the cluster's name apart)."""
+    return import_cluster(owner, name, name=cluster_name, shared=shared)
+
+
+def finish_run(run: Run) -> list[dict]:
+    """Run the engine to the end and store its cycles as the run executor would."""
+    # The engine writes spec.nodeName into the manifests it schedules: give it copies.
+    session = RunSession(copy.deepcopy(run.sources()), run.config, seed=run.seed,
+                         out_of_tree=services.out_of_tree_plugins())
+    trace = TraceObserver()
+    session.advance(None, observer=trace)
+    cycles = trace.to_list()
+    CycleRecord.objects.bulk_create(services.cycle_records_from_trace(run, cycles))
+    run.cycle_count = len(cycles)
+    run.pods_bound = sum(1 for c in cycles if c["outcome"] == "Bound")
+    run.virtual_time = session.scheduler.clock
+    run.status = Run.FINISHED
+    run.save()
+    return cycles
 
 
 def new_run(owner, fixture: str = "gpu-cluster.yaml", *, seed: int = 3, shared=False,

@@ -9,8 +9,7 @@ from rest_framework.test import APIClient
 from playground import run_sessions
 from playground.workshops import services
 from playground.workshops.models import Sandbox
-from tests.api.conftest import finish_run, import_fixture
-from tests.helpers import make_user
+from tests.helpers import finish_run, import_fixture, make_user
 
 
 @pytest.fixture(autouse=True)
@@ -62,11 +61,6 @@ def outsider(db):
     client = APIClient()
     client.force_login(make_user("outsider"))
     return client
-
-
-@pytest.fixture
-def anon(db):
-    return APIClient()
 
 
 @pytest.fixture
