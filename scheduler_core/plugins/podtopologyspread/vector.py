@@ -18,19 +18,15 @@ def domain_counts(cols, constraints, namespace: str, counter) -> list[dict[str, 
     """Per constraint, matching pods per topology value over the nodes holding every
     constraint's key, in the order the values first appear in the node list."""
     keys = tuple(sorted({c.topology_key for c in constraints}))
-    class_ids, classes = cols.label_classes(keys)
-    eligible_class = np.array([all(k in labels for k in keys) for labels in classes], bool)
-    eligible = eligible_class[class_ids]
-    rows = np.flatnonzero(eligible)
+    _, classes, rows, row_classes, order = cols.domains(keys)
     out = []
     for c in constraints:
         counts = cols.pod_counts(("PodTopologySpread", namespace, c.selector_key),
                                  lambda ni, c=c: counter.count(ni, c, namespace))
+        sums = np.bincount(row_classes, weights=counts[rows], minlength=len(classes)).tolist()
         # Domains (classes of nodes alike under the keys) in first-appearance order.
-        present, first_row = np.unique(class_ids[rows], return_index=True)
-        sums = np.bincount(class_ids[rows], weights=counts[rows], minlength=len(classes))
         tp_counts: dict[str, int] = {}
-        for cid in present[np.argsort(first_row, kind="stable")].tolist():
+        for cid in order:
             value = classes[cid][c.topology_key]
             tp_counts[value] = tp_counts.get(value, 0) + int(sums[cid])
         out.append(tp_counts)
