@@ -112,9 +112,10 @@ class WorkshopConsumer(RunConsumer):
     # --- the followed run, concealed ---------------------------------------------------
 
     async def send_snapshot(self) -> None:
-        snap = await database_sync_to_async(run_snapshot)(self.run_id)
+        snap = await relay.snapshot(self.run_id, database_sync_to_async(run_snapshot))
+        # Shared with the room's other sockets: copied where this one differs.
         snap = self.concealer.snapshot(snap)
-        snap["run"]["canControl"] = False
+        snap = {**snap, "run": {**snap["run"], "canControl": False}}
         async with self._send_lock:
             self.batcher.clear()
             self.cycle_mark = snap["run"]["cycle_count"]

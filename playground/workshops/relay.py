@@ -10,7 +10,8 @@ message once per open question, encodes it into frames once, and hands the same 
 every local socket, which only numbers them (`seq`) and sends them.
 
 Each socket takes what the relay hands it in its own order (a queue per socket), so one slow
-socket never holds up the others.
+socket never holds up the others. Snapshots the room asks for at once (a reveal, the room
+connecting) are read once per process too (`snapshot`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from playground.consumers import FrameBatcher, dumps
 logger = logging.getLogger(__name__)
 
 _relays: dict[int, Relay] = {}
+_reads: dict[int, asyncio.Future] = {}
 
 
 def encode_frames(events: list[dict], limit: int) -> list[str]:
@@ -113,3 +115,15 @@ async def unfollow(run_id: int, member) -> None:
     if not relay.members:
         del _relays[run_id]
         await relay.stop()
+
+
+async def snapshot(run_id: int, read) -> dict:
+    """The run's snapshot (`read(run_id)`, a coroutine), read once for all the sockets of this
+    process that ask while it is being read: at a reveal the whole room asks at once."""
+    pending = _reads.get(run_id)
+    if pending is None or pending.get_loop() is not asyncio.get_running_loop():
+        pending = _reads[run_id] = asyncio.ensure_future(read(run_id))
+        pending.add_done_callback(lambda done: _reads.pop(run_id, None)
+                                  if _reads.get(run_id) is done else None)
+    # Shielded: one socket closing mid-read must not cancel the others' read.
+    return await asyncio.shield(pending)
