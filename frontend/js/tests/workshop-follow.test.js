@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { FollowModel } from "../workshop/follow-model.js";
-import { mergePart } from "../workshop/live.js";
+import { LiveSocket, mergePart } from "../workshop/live.js";
 
 const snapshot = {
   type: "snapshot",
@@ -50,4 +50,18 @@ test("snapshot parts fill lists and maps at their path", () => {
   mergePart(snap, { path: ["state", "bindings"], items: { "d/a": "n1" } });
   assert.deepEqual(snap.state.nodes.map((n) => n.name), ["n1", "n2"]);
   assert.deepEqual(snap.state.bindings, { "d/a": "n1" });
+});
+
+test("a large trace arrives whole, whether its parts are pieces of text or maps to fill in", () => {
+  const trace = { index: 4, pod: "d/p", filter: { n1: [], n2: [] }, score: { A: { n1: 1 } } };
+  const got = [];
+  const sock = new LiveSocket("/ws/x/", { onFrame: (f) => got.push(f) });
+  const text = JSON.stringify(trace);
+  sock.receive({ type: "cycle_detail", seq: 1, index: 4, parts: 2 });
+  sock.receive({ type: "cycle_detail_part", seq: 2, index: 4, text: text.slice(0, 20) });
+  sock.receive({ type: "cycle_detail_part", seq: 3, index: 4, text: text.slice(20) });
+  sock.receive({ type: "cycle_detail", seq: 4, cycle: { index: 4, pod: "d/p", filter: {}, score: {} }, parts: 2 });
+  sock.receive({ type: "cycle_detail_part", seq: 5, index: 4, path: ["filter"], items: trace.filter });
+  sock.receive({ type: "cycle_detail_part", seq: 6, index: 4, path: ["score"], items: trace.score });
+  assert.deepEqual(got.map((f) => [f.type, f.cycle]), [["cycle_detail", trace], ["cycle_detail", trace]]);
 });

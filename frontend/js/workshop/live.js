@@ -49,18 +49,21 @@ export class LiveSocket {
   }
 
   receive(frame) {
-    // A trace too large for one frame comes as a cycle_detail skeleton and its parts.
+    // A trace too large for one frame comes in parts after a cycle_detail header: pieces of
+    // its JSON text (`text`), or maps and lists to put into the header's skeleton (`path`).
     if (frame.type === "cycle_detail" && frame.parts > 0) {
-      this.pendingDetail = { frame, left: frame.parts };
+      this.pendingDetail = { frame, left: frame.parts, texts: [] };
       return;
     }
     if (frame.type === "cycle_detail_part" && this.pendingDetail) {
-      mergePart(this.pendingDetail.frame.cycle, frame);
-      this.pendingDetail.left -= 1;
-      if (this.pendingDetail.left === 0) {
-        const whole = this.pendingDetail.frame;
+      const pending = this.pendingDetail;
+      if ("text" in frame) pending.texts.push(frame.text);
+      else mergePart(pending.frame.cycle, frame);
+      pending.left -= 1;
+      if (pending.left === 0) {
         this.pendingDetail = null;
-        this.onFrame(whole);
+        const cycle = pending.texts.length ? JSON.parse(pending.texts.join("")) : pending.frame.cycle;
+        this.onFrame({ type: "cycle_detail", seq: pending.frame.seq, cycle });
       }
       return;
     }
