@@ -24,6 +24,7 @@ Frames: the run stream's, plus `{"type": "workshop", "event": {...}}` and `{"typ
 from __future__ import annotations
 
 import asyncio
+import random
 
 from channels.db import database_sync_to_async
 
@@ -93,10 +94,16 @@ class WorkshopConsumer(RunConsumer):
         return not self.withdrawn
 
     async def _watch_membership(self) -> None:
+        # A room joins within seconds: the first wait is spread so that forty checks do not
+        # come due together, and they run off the thread the sockets' other queries share
+        # (a trainer's step waits on that one).
+        check = database_sync_to_async(_still_member, thread_sensitive=False)
         user = self.scope.get("user")
+        wait = MEMBERSHIP_RECHECK * (0.5 + random.random())
         while not self.withdrawn:
-            await asyncio.sleep(MEMBERSHIP_RECHECK)
-            if not await database_sync_to_async(_still_member)(user, self.workshop_id):
+            await asyncio.sleep(wait)
+            wait = MEMBERSHIP_RECHECK
+            if not await check(user, self.workshop_id):
                 await self.withdraw("you are no longer in this workshop")
 
     async def disconnect(self, code):
