@@ -136,3 +136,27 @@ def test_a_deeply_nested_body_is_an_empty_one(client, carol):
                            content_type="application/json")
     assert response.status_code == 200
     assert response.json() == {"data": {}}
+
+
+def test_run_objects_give_local_volumes_and_pod_constraints(client, carol):
+    storage = services.run_create(cluster=import_fixture(carol, "storage-lesson.yaml"), seed=1,
+                                  owner=carol)
+    nodes = client.get(f"/ui/runs/{storage.pk}/objects/").json()["nodes"]
+    assert nodes["node-a1"]["volumes"] == ["local-a1"]
+    assert nodes["node-c1"]["volumes"] == ["local-c1", "logs-c1"]
+    lesson = services.run_create(cluster=import_fixture(carol, "taints-affinity.yaml"), seed=1,
+                                 owner=carol)
+    pods = client.get(f"/ui/runs/{lesson.pk}/objects/").json()["pods"]
+    assert pods["default/trainer"]["tolerations"][0]["key"] == "dedicated"
+    assert pods["default/trainer"]["nodeSelector"] == {"accelerator": "nvidia"}
+    assert "requiredDuringSchedulingIgnoredDuringExecution" in \
+        pods["default/nowhere"]["affinity"]["nodeAffinity"]
+    assert "affinity" not in pods["default/anywhere"]   # only what a pod sets
+
+
+def test_the_run_page_carries_its_lesson_text(client, carol):
+    run = services.run_create(cluster=import_fixture(carol, "taints-affinity.yaml",
+                                                     cluster_name="taints-affinity"),
+                              seed=1, owner=carol)
+    page = client.get(f"/runs/{run.pk}/").content.decode()
+    assert '<template id="lesson-text">## 1. taints-affinity:' in page
