@@ -24,6 +24,7 @@ Frames: the run stream's, plus `{"type": "workshop", "event": {...}}` and `{"typ
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 
 from channels.db import database_sync_to_async
@@ -40,6 +41,8 @@ from playground.selectors import snapshot as run_snapshot
 from playground.workshops import events, relay, selectors, services
 from playground.workshops.conceal import Concealer
 from playground.workshops.models import Prediction
+
+logger = logging.getLogger(__name__)
 
 MEMBERSHIP_RECHECK = 5.0  # seconds
 
@@ -132,23 +135,30 @@ class WorkshopConsumer(RunConsumer):
     async def _take_relayed(self) -> None:
         """What the relay hands this socket, in order."""
         while True:
-            message, key, concealed, texts = await self.relayed.get()
-            if message.get("run") != self.run_id or self.withdrawn:
-                continue  # left behind by the lesson presented before
-            if message["type"] == "run.reset":
-                await self.run_reset(message)
-                continue
-            if key != self.concealer.key:  # a question asked or revealed since the relay's
-                concealed, texts = self.concealer.events(message["events"]), None
-            if texts is not None and message["from"] == self.cycle_mark and not len(self.batcher):
-                # The chunk right after what this socket has sent: the room's frames as is.
-                async with self._send_lock:
-                    for text in texts:
-                        self.seq += 1
-                        await self.send(text_data=relay.frame_text(self.seq, text))
-                    self.cycle_mark = max(self.cycle_mark, message["to"])
-            else:  # a gap, an overlap with the snapshot, a backlog: the run stream's rules
-                await RunConsumer.run_events(self, {**message, "events": concealed})
+            item = await self.relayed.get()
+            try:
+                await self._relayed(*item)
+            except Exception:  # this message lost; the next one's gap brings a snapshot
+                logger.exception("workshop %s: could not send a relayed message",
+                                 self.workshop_id)
+
+    async def _relayed(self, message: dict, key, concealed, texts) -> None:
+        if message.get("run") != self.run_id or self.withdrawn:
+            return  # left behind by the lesson presented before
+        if message["type"] == "run.reset":
+            await self.run_reset(message)
+            return
+        if key != self.concealer.key:  # a question asked or revealed since the relay's
+            concealed, texts = self.concealer.events(message["events"]), None
+        if texts is not None and message["from"] == self.cycle_mark and not len(self.batcher):
+            # The chunk right after what this socket has sent: the room's frames as is.
+            async with self._send_lock:
+                for text in texts:
+                    self.seq += 1
+                    await self.send(text_data=relay.frame_text(self.seq, text))
+                self.cycle_mark = max(self.cycle_mark, message["to"])
+        else:  # a gap, an overlap with the snapshot, a backlog: the run stream's rules
+            await RunConsumer.run_events(self, {**message, "events": concealed})
 
     async def run_reset(self, message):
         if not await self.still_allowed():

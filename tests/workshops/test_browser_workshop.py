@@ -164,6 +164,13 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     assert boxes["Ben"]["reset_count"] == 1
     assert boxes["Ana"]["reset_count"] == 0 and boxes["Ana"]["run"]["cycle_count"] == at + 2
     assert boxes["Cleo"]["reset_count"] == 0
+    # Only Ana's detach made a private copy; the trainer's read-only view says so.
+    assert boxes["Ana"]["copied"] and not boxes["Cleo"]["copied"]
+    cleo_view = trainer.context.new_page()
+    cleo_view.goto(boxes["Cleo"]["view_path"])
+    expect(cleo_view.locator("#sandbox-run")).to_contain_text("Not copied yet")
+    expect(cleo_view.locator("#nodes .ws-node")).to_have_count(5)
+    cleo_view.close()
     expect(ana.locator("#stat-cycles")).to_have_text(str(at + 2), timeout=30_000)
     ana.click("#btn-attach")
     expect(ana.locator("#mode")).to_have_text("following the presenter")

@@ -8,5 +8,6 @@ const root = $("#sandbox-view");
 const data = await api.get(`/api/workshops/${root.dataset.code}/sandboxes/${root.dataset.sandbox}/`);
 $("#sandbox-run").textContent = data.run
   ? `Own run #${data.run.id}: ${data.run.status}, cycle ${data.run.cycle_count}, ${data.run.pods_bound} bound`
-  : "No run of its own yet.";
+  : data.copied ? "No run of its own yet."
+    : "Not copied yet: the lesson as it is (the first detach makes the private copy).";
 drawObjects(data.objects, $("#nodes"), $("#pods"));
