@@ -36,7 +36,6 @@ from playground.consumers import (
     RunConsumer,
     snapshot_frames,
 )
-from playground.selectors import cycle_detail
 from playground.selectors import snapshot as run_snapshot
 from playground.workshops import events, relay, selectors, services
 from playground.workshops.conceal import Concealer
@@ -174,17 +173,8 @@ class WorkshopConsumer(RunConsumer):
             return
         await super().receive_json(content, **kwargs)
 
-    async def _cycle_detail(self, index) -> None:
-        if self.run_id is None or not isinstance(index, int) or isinstance(index, bool):
-            await self._error("cycle_detail", "invalid", "index must be an integer of the "
-                              "presented run", index=index)
-            return
-        trace = await database_sync_to_async(cycle_detail)(self.run_id, index)
-        if trace is None:
-            await self._error("cycle_detail", "not_found", f"no cycle {index} in this run",
-                              index=index)
-            return
-        await self.send_frame({"type": "cycle_detail", "cycle": self.concealer.trace(trace)})
+    def shown_trace(self, trace: dict) -> dict:
+        return self.concealer.trace(trace)
 
     # --- workshop events ---------------------------------------------------------------
 
