@@ -235,13 +235,12 @@ class Framework:
         for pl in self.pre_filter_plugins:
             name = pl.name()
             r, status = pl.pre_filter(state, pod, nodes)
-            status = status or Status()
             if rec is not None:
-                rec.point("preFilter", name, status)
-            if status.is_skip():
-                skip.add(name)
-                continue
-            if not status.is_success():
+                rec.point("preFilter", name, status or Status())
+            if status is not None and status.code != Code.SUCCESS:
+                if status.is_skip():
+                    skip.add(name)
+                    continue
                 status.plugin = name
                 if status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
                     return None, status, set()
@@ -250,10 +249,12 @@ class Framework:
                     continue
                 return None, Status(Code.ERROR, f'running PreFilter plugin "{name}": '
                                     f"{status.message()}", plugin=name), set()
-            if r is not None and not r.all_nodes():
-                with_nodes.add(name)
+            if r is None or r.all_nodes():
+                result = result or PreFilterResult()
+                continue
+            with_nodes.add(name)
             result = (result or PreFilterResult()).merge(r)
-            if not result.all_nodes() and not result.node_names:
+            if not result.node_names:
                 listed = sorted(with_nodes)
                 if len(listed) == 1:
                     msg = f"node(s) didn't satisfy plugin {listed[0]}"
@@ -357,15 +358,16 @@ class Framework:
     def run_pre_score_plugins(self, state, pod, nodes, rec=None) -> Status:
         skip = set()
         for pl in self.pre_score_plugins:
-            status = pl.pre_score(state, pod, nodes) or Status()
+            status = pl.pre_score(state, pod, nodes)
             if rec is not None:
-                rec.point("preScore", pl.name(), status)
+                rec.point("preScore", pl.name(), status or Status())
+            if status is None or status.code == Code.SUCCESS:
+                continue
             if status.is_skip():
                 skip.add(pl.name())
                 continue
-            if not status.is_success():
-                return Status(Code.ERROR, f'running PreScore plugin "{pl.name()}": '
-                              f"{status.message()}", plugin=pl.name())
+            return Status(Code.ERROR, f'running PreScore plugin "{pl.name()}": '
+                          f"{status.message()}", plugin=pl.name())
         state.skip_score_plugins = skip
         return Status()
 
