@@ -13,13 +13,16 @@ sleep are class attributes so tests can drive them. If the consumer sees that a 
 the tasks went missing (the channel layer drops messages when a client is slow), it sends a
 fresh snapshot instead of a stream with a hole in it.
 
-Client messages: `{"action": "cycle_detail", "index": i}` -> `{"type": "cycle_detail",
-"cycle": <contract trace>}`; a trace too large for one frame (thousands of nodes) comes whole
-but in pieces: the `cycle_detail` frame has `parts` and the trace with its large maps and lists
-emptied, and `parts` `cycle_detail_part` frames (`index`, `path` into the trace, `items`) fill
-them in again; `{"action": "step", "cycles":
-n}`, `{"action": "run"}`, `{"action": "pause"}`, `{"action": "reset"}` -> `{"type": "ack",
-"action": ..., "run": {...}}` or `{"type": "error", "action": ..., "code": "forbidden" |
+With `?state=0` in the address the snapshots leave the engine state out (`state` absent): a
+client that reads it over HTTP (the run page) does not get it twice.
+
+Client messages: `{"action": "cycle_detail", "index": i}` -> `{"type": "cycle_detail", "cycle":
+<contract trace>}`; a trace too large for one frame (thousands of nodes) comes whole but in
+pieces: a `cycle_detail` frame with the `index` and a count of `parts`, then that many
+`cycle_detail_part` frames (`index`, `text`) whose texts, joined, are the trace's JSON;
+`{"action": "step", "cycles": n}` (with `"detail": true`, the stepped cycle's trace follows its
+batch unasked), `{"action": "run"}`, `{"action": "pause"}`, `{"action": "reset"}` -> `{"type":
+"ack", "action": ..., "run": {...}}` or `{"type": "error", "action": ..., "code": "forbidden" |
 "busy" | "conflict" | "invalid" | "not_found", "message": ...}` (with the `index` for
 cycle_detail). The `run` objects use the REST API's field names (cycle_count, pods_bound,
 virtual_time...) plus `busy` (a task holds the run) and, in snapshots, `canControl`.
@@ -32,6 +35,7 @@ import json
 import logging
 import time
 from collections import deque
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -42,6 +46,7 @@ from playground.models import Run
 from playground.run_lease import RunBusy
 from playground.selectors import (
     cycle_detail,
+    row_snapshot,
     run_summary,
     run_writable_by,
     runs_visible_to,
@@ -205,42 +210,34 @@ def snapshot_frames(snap: dict, limit: int = FRAME_LIMIT) -> list[dict]:
     return [header, *parts]
 
 
-def _split(value, path: list, budget: int) -> tuple:
-    """(skeleton, parts): `value` with its too-large maps and lists emptied, and the
-    (path, piece) parts that refill them. A map holding one large value is opened further
-    (a trace's `score` holds a map per plugin); any other large container goes in pieces."""
-    if not isinstance(value, (dict, list)) or len(dumps(value)) <= budget:
-        return value, []
-    if isinstance(value, dict) and (not path or any(
-            isinstance(v, (dict, list)) and len(dumps(v)) > budget // 4 for v in value.values())):
-        skeleton, parts = {}, []
-        for key, item in value.items():
-            skeleton[key], more = _split(item, [*path, key], budget)
-            parts += more
-        # Children that fit one by one may not fit together: the largest go out whole, ahead
-        # of the parts that fill them in further.
-        moved = []
-        for key in sorted(skeleton, key=lambda k: -len(dumps(skeleton[k]))):
-            if len(dumps(skeleton)) <= budget:
+def _text_pieces(text: str, budget: int):
+    """`text` (ASCII JSON) cut into pieces whose JSON string fits `budget`: quotes and
+    backslashes take two characters there."""
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + budget - 2)
+        while True:
+            piece = text[start:end]
+            over = len(piece) + piece.count('"') + piece.count("\\") + 2 - budget
+            if over <= 0:
                 break
-            if isinstance(skeleton[key], (dict, list)) and skeleton[key]:
-                moved.append(([*path, key], skeleton[key]))
-                skeleton[key] = {} if isinstance(skeleton[key], dict) else []
-        return skeleton, moved + parts
-    empty = {} if isinstance(value, dict) else []
-    return empty, [(path, piece) for piece in _chunks(value, budget)]
+            end -= (over + 1) // 2  # a character takes one or two in the frame
+        yield piece
+        start = end
 
 
 def detail_frames(trace: dict, limit: int = FRAME_LIMIT) -> list[dict]:
-    """A cycle's trace as frames under `limit`: one frame, or a header and its parts."""
-    whole = {"type": "cycle_detail", "cycle": trace}
-    if len(dumps(whole)) + FRAME_OVERHEAD <= limit:
-        return [whole]
-    skeleton, parts = _split(trace, [], limit - FRAME_OVERHEAD)
+    """A cycle's trace as frames under `limit`: one frame, or (thousands of nodes) a header
+    with `parts` and that many `cycle_detail_part` frames whose `text`s, joined, are the
+    trace's JSON. Cutting the text costs one encoding of the trace; cutting the trace into
+    maps and lists cost several."""
+    text = dumps(trace)
+    if len(text) + FRAME_OVERHEAD <= limit:
+        return [{"type": "cycle_detail", "cycle": trace}]
     index = trace.get("index")
-    return [{"type": "cycle_detail", "cycle": skeleton, "parts": len(parts)},
-            *({"type": "cycle_detail_part", "index": index, "path": path, "items": piece}
-              for path, piece in parts)]
+    pieces = list(_text_pieces(text, limit - FRAME_OVERHEAD))
+    return [{"type": "cycle_detail", "index": index, "parts": len(pieces)},
+            *({"type": "cycle_detail_part", "index": index, "text": piece} for piece in pieces)]
 
 
 class RunConsumer(AsyncJsonWebsocketConsumer):
@@ -248,6 +245,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     sleep = staticmethod(asyncio.sleep)
     max_rate = MAX_FRAMES_PER_SECOND
     frame_limit = FRAME_LIMIT
+    with_state = True  # the engine state in snapshots (see connect)
+    detail_for: int | None = None  # a stepped cycle whose trace goes out once committed
 
     async def connect(self):
         self.run_id = int(self.scope["url_route"]["kwargs"]["pk"])
@@ -258,11 +257,15 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
             return
         self.can_control = access
+        # ?state=0: the client reads the engine state over HTTP (the run page, all nodes at
+        # once); its snapshots carry the run row and last cycles only.
+        self.with_state = parse_qs(self.scope.get("query_string", b"").decode()).get(
+            "state") != ["0"]
         self.seq = 0
         self.cycle_mark: int | None = None
         self.batcher = FrameBatcher(max_rate=self.max_rate, max_bytes=self.frame_limit)
         self._flusher: asyncio.Task | None = None
-        self._controls: set[asyncio.Task] = set()
+        self._controls: set[asyncio.Task] = set()  # controls and unasked traces
         self._send_lock = asyncio.Lock()
         self.group = run_executor.group_name(self.run_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -288,7 +291,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     # --- snapshot and live events ---------------------------------------------------------
 
     async def send_snapshot(self) -> None:
-        snap = await database_sync_to_async(snapshot)(self.run_id)
+        read = snapshot if self.with_state else row_snapshot
+        snap = await database_sync_to_async(read)(self.run_id)
         snap["run"]["canControl"] = self.can_control
         async with self._send_lock:
             self.batcher.clear()
@@ -330,6 +334,10 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
                          or e.get("late") or e.get("index", mark) >= mark)
         self.cycle_mark = max(mark, end)
         self._kick()
+        wanted = self.detail_for
+        if wanted is not None and start <= wanted < end:
+            self.detail_for = None
+            self._spawn(self._cycle_detail(wanted, asked=False))
 
     async def run_reset(self, message):
         if not await self.still_allowed():
@@ -373,20 +381,29 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             if not self.can_control:
                 await self._error(action, "forbidden", "you may watch this run but not drive it")
                 return
-            task = asyncio.ensure_future(self._control(action, content.get("cycles")))
-            self._controls.add(task)
-            task.add_done_callback(self._controls.discard)
+            if action == "step" and content.get("detail") is True:
+                # The step's cycle is the next one: its trace follows its batch unasked.
+                self.detail_for = self.cycle_mark
+            self._spawn(self._control(action, content.get("cycles")))
         else:
             await self._error(action, "invalid", f"unknown action {action!r}")
 
-    async def _cycle_detail(self, index) -> None:
+    def _spawn(self, work) -> None:
+        task = asyncio.ensure_future(work)
+        self._controls.add(task)
+        task.add_done_callback(self._controls.discard)
+
+    async def _cycle_detail(self, index, *, asked: bool = True) -> None:
+        """A cycle's trace; unasked (a step's, sent after its batch), a missing one is no
+        error: the client asks on its own then."""
         if not isinstance(index, int) or isinstance(index, bool):
             await self._error("cycle_detail", "invalid", "index must be an integer", index=index)
             return
         trace = await database_sync_to_async(cycle_detail)(self.run_id, index)
-        if trace is None:
+        if trace is None and asked:
             await self._error("cycle_detail", "not_found", f"no cycle {index} in this run",
                               index=index)
+        if trace is None:
             return
         async with self._send_lock:  # its parts go out together, not between batches
             for frame in detail_frames(self.shown_trace(trace), self.frame_limit):
@@ -413,14 +430,17 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             await self.send_frame({"type": "ack", "action": action, "run": summary})
 
     async def _error(self, action, code: str, message: str, **extra) -> None:
+        if action == "step":  # a refused step brings no cycle
+            self.detail_for = None
         await self.send_frame({"type": "error", "action": action, "code": code,
                                "message": message, **extra})
 
 
 def _access(user, run_id: int) -> bool | None:
     """None: the user may not see the run; else whether they may drive it."""
-    # Checked on every event: never the run's documents (the whole cluster, parsed each time).
-    run = (runs_visible_to(user).select_related("cluster").defer("documents")
+    # Checked on every event and message: only the two owners, none of the run's JSON (its
+    # documents are the whole cluster).
+    run = (runs_visible_to(user).select_related("cluster").only("owner", "cluster__owner")
            .filter(pk=run_id).first())
     if run is None:
         return None

@@ -5,7 +5,8 @@ they show comes from the REST API, the run websocket, or the helpers below. The 
 not REST resources: they convert YAML for the profile editor, expand a profile into the
 plugins each extension point runs (the engine's own expansion, so the preview never
 disagrees with a run), describe a run's objects for tooltips and history, list a run's
-cycles compactly for the history slider, and run the engine twice for the compare view.
+cycles compactly for the history slider, give the run page its first view in one response,
+and run the engine twice for the compare view.
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from django.views.decorators.http import require_GET, require_POST
 from playground.models import CycleRecord, stored_trace
 from playground.object_detail import local_volumes, pod_constraints
 from playground.run_memo import documents_key, objects_memo
-from playground.selectors import clusters_visible_to, profile_label, runs_visible_to
+from playground.selectors import (
+    clusters_visible_to,
+    profile_label,
+    run_writable_by,
+    runs_visible_to,
+    snapshot,
+)
 from playground.services import cluster_manifests, out_of_tree_plugins
 from playground.workshops.lessons import lesson_text
 from scheduler_core.build import build_scheduler
@@ -99,7 +106,8 @@ def compare_page(request, pk: int):
 
 @page
 def run_page(request, pk: int):
-    run = get_object_or_404(runs_visible_to(request.user).select_related("cluster"), pk=pk)
+    run = get_object_or_404(runs_visible_to(request.user).select_related("cluster")
+                            .defer("documents"), pk=pk)
     return render(request, "playground/pages/run.html",
                   {"page": "run", "run": run, "cluster": run.cluster,
                    "lesson_text": lesson_text(run.cluster, spoilers=True)})
@@ -208,35 +216,65 @@ def describe_objects(documents: list) -> dict:
     return {"nodes": nodes, "pods": pods}
 
 
-@require_GET
-@json_login_required
-def run_objects(request, pk: int):
-    run = get_object_or_404(runs_visible_to(request.user), pk=pk)
-    try:
-        # A copy of the memo's dict: the weights below are added to this response only.
-        objects = dict(objects_memo.get(documents_key(run),
-                                        lambda: describe_objects(run.documents)))
-    except InputError as exc:
-        return JsonResponse({"detail": str(exc)}, status=400)
+def _visible_run(request, pk: int):
+    # The documents load only when the objects memo has to be filled.
+    return get_object_or_404(runs_visible_to(request.user).select_related("cluster")
+                             .defer("documents"), pk=pk)
+
+
+def _run_objects(run) -> dict:
+    """The run's described objects and Score weights (InputError: documents it cannot read)."""
+    # A copy of the memo's dict: the weights below are added to this response only.
+    objects = dict(objects_memo.get(documents_key(run), lambda: describe_objects(run.documents)))
     # Score weights as the framework runs them, so the Score table can say "×1" for a plugin
     # whose scores were all 0 (the trace's arithmetic cannot show its weight then).
     expanded = expand_profiles(run.config)
     objects["weights"] = {p["schedulerName"]: p["weights"] for p in expanded.get("profiles", [])}
-    return JsonResponse(objects)
+    return objects
+
+
+@require_GET
+@json_login_required
+def run_objects(request, pk: int):
+    try:
+        return JsonResponse(_run_objects(_visible_run(request, pk)))
+    except InputError as exc:
+        return JsonResponse({"detail": str(exc)}, status=400)
+
+
+@require_GET
+@json_login_required
+def run_view(request, pk: int):
+    """What the run page shows first, in one response (one read of the run): the socket's
+    snapshot with every node of the engine state and whether the user may drive the run, the
+    run's objects and its stored cycles. ?part=state: the snapshot alone (a refresh)."""
+    run = _visible_run(request, pk)
+    view = snapshot(run.pk, max_nodes=None)
+    view["run"]["canControl"] = run_writable_by(run, request.user)
+    if request.GET.get("part") != "state":
+        try:
+            view["objects"] = _run_objects(run)
+        except InputError as exc:
+            return JsonResponse({"detail": str(exc)}, status=400)
+        view["timeline"] = _cycle_rows(run)
+    return JsonResponse(view)
 
 
 @require_GET
 @json_login_required
 def run_timeline(request, pk: int):
     """Every stored cycle in a few fields: what the history slider and "why pending" walk."""
-    run = get_object_or_404(runs_visible_to(request.user), pk=pk)
+    return JsonResponse({"cycles": _cycle_rows(_visible_run(request, pk))})
+
+
+def _cycle_rows(run) -> list:
     cycles = CycleRecord.objects.filter(run=run).order_by("index")
     # Only the few cycles that preempted are read whole.
     preempting = {index: stored_trace(legacy, packed)["preemption"]
                   for index, legacy, packed in cycles.filter(preempted=True).values_list(
                       "index", "legacy_trace", "packed")}
     rows = cycles.values_list("index", "time", "pod", "outcome", "node")
-    return JsonResponse({"cycles": [[*r, preempting.get(r[0])] for r in rows]})
+    return [[*r, preempting.get(r[0])] for r in rows]
 
 
 def _simulate(documents: list, config: dict | None, seed: int) -> dict:
@@ -336,6 +374,7 @@ urlpatterns = [
     path("ui/yaml/", yaml_convert, name="ui-yaml"),
     path("ui/profile/check/", profile_check, name="ui-profile-check"),
     path("ui/runs/<int:pk>/objects/", run_objects, name="ui-run-objects"),
+    path("ui/runs/<int:pk>/view/", run_view, name="ui-run-view"),
     path("ui/runs/<int:pk>/timeline/", run_timeline, name="ui-run-timeline"),
     path("ui/clusters/<int:pk>/compare/", compare, name="ui-compare"),
     path("ui/runs/compare/", compare_runs, name="ui-compare-runs"),

@@ -2,28 +2,30 @@
 timeline's recording session), so that a 5,000-node run is not loaded again on every request.
 
 A run's documents are checked when stored and change afterwards only by run actions, which
-rewrite its "run-actions" Timeline document (timeline_services.run_action); so the run's id
-and creation time, its number of documents and its Timeline documents say which documents a
-memo was made from.
+append a step to its "run-actions" Timeline document (timeline_services.run_action): their JSON
+only ever grows. So the run's id and creation time and the length of that JSON, which the
+database measures without sending the documents, say which documents a memo was made from.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
+from django.db.models import TextField
+from django.db.models.functions import Cast, Length
+
 from playground.models import Run
-from scheduler_core.loader import TIMELINE_KIND
 
 
 def documents_key(run: Run) -> tuple:
-    """What tells a run's documents apart without reading every one of them twice."""
-    timelines = [json.dumps(d, sort_keys=True) for d in run.documents
-                 if isinstance(d, dict) and d.get("kind") == TIMELINE_KIND]
+    """What tells a run's documents apart without loading them (megabytes at 5,000 nodes)."""
+    size = (Run.objects.filter(pk=run.pk)
+            .annotate(size=Length(Cast("documents", TextField())))
+            .values_list("size", flat=True).get())
     # The creation time too: a test database rolled back gives its ids out again.
-    return (run.pk, run.created, len(run.documents), tuple(timelines))
+    return (run.pk, run.created, size)
 
 
 class Memo:

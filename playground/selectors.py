@@ -144,8 +144,16 @@ def run_state(run: Run, *, max_nodes: int | None = None) -> dict:
         return _engine_state(session, max_nodes)
 
 
-def snapshot(run_id: int, *, max_nodes: int = SNAPSHOT_MAX_NODES) -> dict:
-    """What a client joining late needs: the run row, the engine state, the last cycles.
+def row_snapshot(run_id: int) -> dict:
+    """The run row and its last cycles, without the engine: a snapshot for a client that
+    reads the engine state elsewhere (the run page, pages.run_view)."""
+    run = Run.objects.defer("documents").get(pk=run_id)
+    return {"run": run_summary(run), "cycles": list((run.result or {}).get("recent") or [])}
+
+
+def snapshot(run_id: int, *, max_nodes: int | None = SNAPSHOT_MAX_NODES) -> dict:
+    """What a client joining late needs: the run row, the engine state, the last cycles
+    (max_nodes None: every node).
 
     If the engine cannot rebuild the state (a run that failed in it), `state` is None and
     `stateError` says why; the row and the stored cycles are still there.

@@ -27,12 +27,17 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 CHROMIUM = "/usr/bin/chromium"
+# The embedded mode's own SQLite settings (playground/settings.py), on a throw-away file.
+SQLITE_OPTIONS = urllib.parse.urlencode({
+    "timeout": 30, "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
 
 FULL_DETAIL = """(index) => {
     const title = document.getElementById('cycle-title').textContent;
@@ -54,8 +59,8 @@ LIVE = """(n) => {
 def start_server(workdir: Path) -> tuple[subprocess.Popen, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     db = workdir / "db.sqlite3"
-    env.update(DATABASE_URL=f"sqlite:///{db}?timeout=30&transaction_mode=IMMEDIATE",
-               DJANGO_DEBUG="1", PYTHONUNBUFFERED="1")
+    env.update(DATABASE_URL=f"sqlite:///{db}?{SQLITE_OPTIONS}", DJANGO_DEBUG="1",
+               PYTHONUNBUFFERED="1")
     manage = [sys.executable, str(ROOT / "manage.py")]
     for command in (["migrate", "--noinput", "-v", "0"], ["load_demo"]):
         subprocess.run(manage + command, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)

@@ -51,8 +51,8 @@ def headers(user=None) -> list[tuple[bytes, bytes]]:
 class Socket:
     """A WebsocketCommunicator that keeps every frame it received, with its size."""
 
-    def __init__(self, run_id, hdrs, app=application):
-        self.ws = WebsocketCommunicator(app, f"/ws/runs/{run_id}/", headers=hdrs)
+    def __init__(self, run_id, hdrs, app=application, query=""):
+        self.ws = WebsocketCommunicator(app, f"/ws/runs/{run_id}/{query}", headers=hdrs)
         self.frames: list[dict] = []
         self.sizes: list[int] = []
 
@@ -283,6 +283,33 @@ def test_controls_over_the_socket(alice, ref, monkeypatch):
     assert paused["run"]["status"] == Run.CREATED
     assert unknown["code"] == garbage["code"] == "invalid"
     assert CycleRecord.objects.filter(run=run).count() == 0
+
+
+def test_a_page_reading_the_state_over_http_gets_snapshots_without_it_and_its_steps_traces(
+        alice, ref):
+    run = new_run(alice)
+    h_alice = headers(alice)
+
+    async def scenario():
+        sock = Socket(run.pk, h_alice, query="?state=0")
+        await sock.connect()
+        first = await sock.snapshot()
+        await sock.send({"action": "step", "cycles": 1, "detail": True})
+        pushed = await sock.until(lambda f: f["type"] == "cycle_detail")
+        await sock.send({"action": "step", "cycles": 1})
+        await sock.until(lambda f: f["type"] == "batch" and any(
+            e["kind"] == "cycle" and e["index"] == 1 for e in f["events"]))
+        await sock.send({"action": "reset"})
+        again = await sock.snapshot()
+        await sock.close()
+        return first, pushed, again, sock.frames
+
+    first, pushed, again, frames = run_scenario(scenario)
+    assert "state" not in first and "state" not in again
+    assert first["run"]["cycle_count"] == 0 and again["run"]["cycle_count"] == 0
+    # The stepped cycle's trace came unasked; the step without `detail` brought none.
+    assert pushed["cycle"] == ref["cycles"][0]
+    assert [f["cycle"]["index"] for f in frames if f["type"] == "cycle_detail"] == [0]
 
 
 def test_a_busy_run_answers_with_an_error_frame(alice, monkeypatch):

@@ -1,5 +1,5 @@
 """Cycle detail over the websocket at thousands of nodes: every frame under 64 KB, and the
-trace put back together exactly as stored (the client's socket.js `fill` does the same)."""
+trace put back together exactly as stored (the client's socket.js joins the texts the same way)."""
 
 from __future__ import annotations
 
@@ -30,19 +30,12 @@ def big_trace(nodes: int) -> dict:
 
 def reassemble(frames: list[dict]) -> dict:
     head, *parts = frames
-    trace = head["cycle"]
-    assert head.get("parts", 0) == len(parts)
+    assert head["type"] == "cycle_detail" and head.get("parts", 0) == len(parts)
+    if not parts:
+        return head["cycle"]
     for part in parts:
-        assert part["type"] == "cycle_detail_part" and part["index"] == trace["index"]
-        holder = trace
-        for key in part["path"][:-1]:
-            holder = holder.setdefault(key, {})
-        last = part["path"][-1]
-        if isinstance(part["items"], list):
-            holder[last] = [*holder.get(last, []), *part["items"]]
-        else:
-            holder[last] = {**holder.get(last, {}), **part["items"]}
-    return trace
+        assert part["type"] == "cycle_detail_part" and part["index"] == head["index"]
+    return json.loads("".join(part["text"] for part in parts))
 
 
 def test_small_trace_is_one_frame():
@@ -60,13 +53,11 @@ def test_traces_of_5000_and_15000_nodes_fit_frames_and_come_back_whole():
         assert reassemble(frames) == trace
 
 
-def test_many_medium_maps_that_fit_alone_but_not_together():
-    # A 5,000-node trace scores a few hundred nodes (percentageOfNodesToScore): each Score
-    # plugin's map fits a frame, the seven of them do not.
-    trace = big_trace(5000)
-    scored = list(trace["totalScore"])[:300]
-    trace["score"] = {f"Plugin{i}": {n: {"raw": 37, "normalized": 61, "weighted": 61}
-                                     for n in scored} for i in range(7)}
+def test_quotes_and_backslashes_count_twice_in_a_part():
+    # Text full of characters that JSON escapes: each part's frame still fits.
+    trace = big_trace(2000)
+    trace["message"] = '"\\' * 40_000
     frames = detail_frames(trace)
-    assert max(len(json.dumps(f, separators=(",", ":"))) for f in frames) <= FRAME_LIMIT - 100
+    assert max(len(json.dumps({"seq": 10**6, **f}, separators=(",", ":"))) for f in frames) \
+        <= FRAME_LIMIT
     assert reassemble(frames) == trace

@@ -114,4 +114,23 @@ class RunLife {
 }
 
 const root = document.getElementById("run-life");
-if (root) new RunLife(root).refresh();
+if (root) {
+  const life = new RunLife(root);
+  // The charts replay the run with its recorder on the server (seconds at 5,000 nodes): they
+  // load once the panel comes into view (after the run view's first view has laid the page
+  // out) or the history slider is moved, not with the page.
+  let started = false;
+  const start = () => {
+    if (!started) life.refresh();
+    started = true;
+  };
+  const watch = () => new IntersectionObserver((entries, watcher) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    watcher.disconnect();
+    start();
+  }).observe(root);
+  const view = document.getElementById("run-view");
+  if (!view || view.dataset.ready) watch();
+  else view.addEventListener("run-view-ready", watch, { once: true });
+  document.getElementById("history")?.addEventListener("input", start, { once: true });
+}

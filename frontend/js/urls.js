@@ -23,6 +23,7 @@ export const urls = {
   profileCheck: "/ui/profile/check/",
   runObjects: (id) => `/ui/runs/${id}/objects/`,
   runTimeline: (id) => `/ui/runs/${id}/timeline/`,
+  runView: (id, part) => `/ui/runs/${id}/view/${part ? `?part=${part}` : ""}`,
   compare: (id) => `/ui/clusters/${id}/compare/`,
   compareRuns: (a, b) => `/ui/runs/compare/?a=${a}&b=${b}`,
   // pages

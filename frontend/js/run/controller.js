@@ -6,12 +6,12 @@
 // every change (fn gets the controller; the page renders from controller.store).
 import { api } from "../api.js";
 import { urls } from "../urls.js";
-import { applyPodEvent } from "./history.js";
 import { POINT_INDEX, WHOLE, walkable } from "./model.js";
 import { NOT_FOUND, RunSocket } from "./socket.js";
 import { RunStore } from "./store.js";
 
 const STEP_TIMEOUT_MS = 6000;
+const STATE_DELAY_MS = 300;
 
 export class RunController {
   constructor(runId) {
@@ -30,7 +30,9 @@ export class RunController {
     this.stateAt = 0;
     this.detailTimer = null;
     this.lastDetailAt = 0;
-    this.socket = new RunSocket(urls.runSocket(runId), this.socketHandlers());
+    this.viewLoaded = false;
+    // The engine state comes over HTTP (pages.run_view): the socket's snapshots leave it out.
+    this.socket = new RunSocket(`${urls.runSocket(runId)}?state=0`, this.socketHandlers());
   }
 
   // --- listeners --------------------------------------------------------------------------
@@ -60,19 +62,40 @@ export class RunController {
 
   // --- start ------------------------------------------------------------------------------
 
+  /** One request for the whole first view (row, objects, cycles, every node's state); the
+   *  socket connects meanwhile. */
   async start() {
     const S = this.store;
+    this.socket.connect();
     try {
-      const [run, meta] = await Promise.all([api.get(urls.run(this.runId)), api.get(urls.runObjects(this.runId))]);
-      this.applyRun(run);
-      S.setMeta(meta);
+      const view = await this.firstView();
+      S.setMeta(view.objects);
+      S.setTimeline(view.timeline);
+      this.applyView(view);
     } catch (err) {
       this.say(`Could not load the run: ${err.message}`, "error");
     }
-    await this.loadTimeline();
-    this.refreshState(true);
-    this.socket.connect();
+    this.viewLoaded = true;
     this.changed();
+  }
+
+  /** The view the page asked for before its modules loaded (run.html), else a new request
+   *  (which also words an error). */
+  async firstView() {
+    const early = window.runViewResponse;
+    window.runViewResponse = null;
+    const response = early ? await early.catch(() => null) : null;
+    return response && response.ok ? response.json() : api.get(urls.runView(this.runId));
+  }
+
+  /** A view of the run (pages.run_view): its row, last cycles and engine state. The socket
+   *  may have said more meanwhile: an older row is not taken, an older state is fetched again. */
+  applyView(view) {
+    const S = this.store;
+    if (!S.run || view.run.cycle_count >= S.run.cycle_count) this.applyRun(view.run, { live: false });
+    for (const c of view.cycles || []) if (!S.summaries.has(c.index)) S.takeSummary(c);
+    this.applyState(view.state);
+    if (view.state && S.run && view.state.cycles < S.run.cycle_count) this.refreshState();
   }
 
   // --- run row and state ------------------------------------------------------------------
@@ -107,18 +130,15 @@ export class RunController {
     }
   }
 
-  /** The engine's state over REST, every node of it (the socket's snapshot is capped). */
+  /** The engine's state over HTTP, every node of it. Unless `now`, a moment later: a step's
+   *  cycle detail goes first, and a run streaming by refreshes a few times a second at most. */
   refreshState(now = false) {
     clearTimeout(this.stateTimer);
-    const wait = now ? 0 : Math.max(0, (this.isRunning ? 1500 : 600) - (performance.now() - this.stateAt));
+    const wait = now ? 0 : Math.max(STATE_DELAY_MS, (this.isRunning ? 1500 : 600) - (performance.now() - this.stateAt));
     this.stateTimer = setTimeout(async () => {
       this.stateAt = performance.now();
-      const all = Math.max(1, this.store.nodeNames.length);
       try {
-        const [run, state] = await Promise.all([
-          api.get(urls.run(this.runId)), api.get(`${urls.runState(this.runId)}?max_nodes=${all}`)]);
-        this.applyRun(run, { live: false });
-        this.applyState(state.state || state);
+        this.applyView(await api.get(urls.runView(this.runId, "state")));
         this.changed();
       } catch (err) {
         this.say(err.message, "error");
@@ -188,6 +208,11 @@ export class RunController {
       open: () => { this.connection = "live"; this.changed(); },
       close: () => { this.connection = "down"; this.changed(); },
       snapshot: (m) => this.onSnapshot(m),
+      detail: (cycle) => {
+        this.store.remember(cycle);
+        this.resolveWaiters();
+        this.changed();
+      },
       batch: (m) => {
         for (const ev of m.events || []) this.onEvent(ev);
         this.refreshState();
@@ -219,12 +244,13 @@ export class RunController {
     const S = this.store;
     this.applyRun(m.run);
     // The snapshot is where the run is now (after a reset: at the start).
-    const cycles = m.state && typeof m.state.cycles === "number" ? m.state.cycles : m.run && m.run.cycles;
+    const cycles = m.run && m.run.cycle_count;
     if (typeof cycles === "number" && cycles < S.latest + 1) S.truncate(cycles);
     for (const c of m.cycles || []) S.takeSummary(c);
+    // Its engine state, if any, is capped; the whole one comes over HTTP (the first view
+    // brings one of its own).
     this.applyState(m.state);
-    const have = m.state && m.state.nodes ? m.state.nodes.length : 0;
-    if (have < S.nodeNames.length) this.refreshState(true);
+    if (this.viewLoaded && (!S.state || S.state.cycles !== cycles || (m.state && S.live.size < S.nodeNames.length))) this.refreshState(true);
     this.resolveWaiters();
     this.changed();
   }
@@ -236,7 +262,7 @@ export class RunController {
       S.takeSummary(data);
       this.resolveWaiters();
     } else if (ev.kind === "pod") {
-      applyPodEvent(this.store.live, this.store.meta, data);
+      this.store.applyPodEvent(data);
     } else if (ev.kind === "progress") {
       this.applyRun(data.run || data);
       if (data.state) this.applyState(data.state);
@@ -256,8 +282,8 @@ export class RunController {
   }
 
   /** Send a control; over the socket when it is up, else through REST. */
-  async control(action, cycles) {
-    const body = cycles ? { action, cycles } : { action };
+  async control(action, cycles, extra = {}) {
+    const body = cycles ? { action, cycles, ...extra } : { action, ...extra };
     if (this.socket.send(body)) return;
     let rest = action;
     if (action === "run") rest = this.store.run && this.store.run.status === "paused" ? "resume" : "start";
@@ -265,13 +291,15 @@ export class RunController {
     this.refreshState(true);
   }
 
-  /** One engine cycle; resolves when the cycle has arrived (or the run is over). */
-  stepEngine() {
+  /** One engine cycle; resolves when the cycle has arrived (or the run is over). With
+   *  `detail`, the server sends the cycle's trace right after it, unasked. */
+  stepEngine({ detail = false } = {}) {
     const after = this.store.latest;
     return new Promise((resolve) => {
       const w = { after, resolve };
       this.waiters.push(w);
-      this.control("step", 1).catch((err) => { this.say(err.message, "error"); resolve(false); });
+      if (detail && this.socket.open) this.socket.expectDetail(after + 1, STEP_TIMEOUT_MS);
+      this.control("step", 1, detail ? { detail: true } : {}).catch((err) => { this.say(err.message, "error"); resolve(false); });
       setTimeout(async () => {
         if (!this.waiters.includes(w)) return;
         // No event in time: ask REST what happened.
@@ -302,11 +330,11 @@ export class RunController {
     S.viewIndex = null;
     S.cursor = WHOLE;
     this.say("Scheduling one cycle…", "busy");
-    const ok = await this.stepEngine();
+    const ok = await this.stepEngine({ detail: true });
     if (ok) this.say("");
     else if (this.message.kind !== "error") this.say(S.finished ? "The run has finished." : "No new cycle.");
-    this.refreshState(true);
     this.changed();
+    this.refreshState();
   }
 
   /** The next extension point of the viewed cycle; past its end, the next cycle's first. */
@@ -329,7 +357,7 @@ export class RunController {
       S.viewIndex = null;
       this.say("Scheduling one cycle…", "busy");
       const before = S.latest;
-      await this.stepEngine();
+      await this.stepEngine({ detail: true });
       if (S.latest > before) this.say("");
       else if (this.message.kind !== "error") this.say("The run has finished.");
       if (S.latest === before) return;

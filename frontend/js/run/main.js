@@ -77,8 +77,15 @@ async function whyPending(pod) {
   if (controller.whyPod === pod) box.replaceChildren(result);
 }
 
+let nodesDrawn = [];
+
 function renderNodes(cycle) {
   const which = nodeView();
+  // Most changes (a message, an ack, the walk inside a cycle's panel) leave the nodes as they
+  // are: 500 cards are not recomputed for them.
+  const inputs = [which, S.version, S.viewIndex, S.cursor, controller.isRunning, search];
+  if (inputs.every((x, i) => x === nodesDrawn[i])) return;
+  nodesDrawn = inputs;
   $("#nodes-grid").hidden = which !== "cards";
   $("#nodes-map").hidden = which !== "map";
   for (const b of document.querySelectorAll("[data-node-view]")) b.setAttribute("aria-pressed", String(b.dataset.nodeView === which));
@@ -197,4 +204,8 @@ document.addEventListener("keydown", (e) => {
   action();
 });
 
-controller.start();
+// Panels that load more of the run on their own (timeline-run.js) wait for its first view.
+controller.start().then(() => {
+  root.dataset.ready = "true";
+  root.dispatchEvent(new Event("run-view-ready"));
+});

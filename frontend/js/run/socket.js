@@ -23,7 +23,7 @@ export class RunSocket {
     this.closed = false;
     this.lastSeq = null;
     this.pendingDetails = new Map(); // index -> [resolve, ...]
-    this.partialDetails = new Map(); // index -> {cycle, remaining}: a trace arriving in parts
+    this.partialDetails = new Map(); // index -> {texts, remaining}: a trace arriving in parts
   }
 
   connect() {
@@ -96,19 +96,19 @@ export class RunSocket {
       case "cycle_detail": {
         const cycle = msg.cycle || msg.trace || null;
         const index = cycle ? cycle.index : msg.index;
-        // A large trace comes in pieces: its maps and lists follow in cycle_detail_part frames.
-        if (msg.parts) this.partialDetails.set(index, { cycle, remaining: msg.parts });
+        // A large trace comes in pieces: the text of its JSON follows in cycle_detail_part frames.
+        if (msg.parts) this.partialDetails.set(index, { texts: [], remaining: msg.parts });
         else this.resolveDetail(index, cycle);
         break;
       }
       case "cycle_detail_part": {
         const pending = this.partialDetails.get(msg.index);
         if (!pending) break;
-        fill(pending.cycle, msg);
+        pending.texts.push(msg.text);
         pending.remaining -= 1;
         if (pending.remaining <= 0) {
           this.partialDetails.delete(msg.index);
-          this.resolveDetail(msg.index, pending.cycle);
+          this.resolveDetail(msg.index, JSON.parse(pending.texts.join("")));
         }
         break;
       }
@@ -144,17 +144,30 @@ export class RunSocket {
         resolve(null);
         return;
       }
+      const asked = this.pendingDetails.has(index);
       const waiters = this.pendingDetails.get(index) || [];
       waiters.push(resolve);
       this.pendingDetails.set(index, waiters);
-      if (waiters.length === 1) this.send({ action: "cycle_detail", index });
+      if (!asked) this.send({ action: "cycle_detail", index });
       setTimeout(() => this.resolveDetail(index, null), timeoutMs);
     });
   }
 
+  /** Cycle `index`'s trace is on its way unasked (a step sent with `detail`): detail(index)
+   *  waits for it instead of asking, for `timeoutMs` at most. */
+  expectDetail(index, timeoutMs) {
+    if (this.pendingDetails.has(index)) return;
+    this.pendingDetails.set(index, []);
+    setTimeout(() => this.resolveDetail(index, null), timeoutMs);
+  }
+
   resolveDetail(index, cycle) {
     const waiters = this.pendingDetails.get(index);
-    if (!waiters) return;
+    // A trace sent unasked (expected or not), or after its waiters gave up: still worth keeping.
+    if (!waiters || !waiters.length) {
+      if (cycle && cycle !== NOT_FOUND) this.handlers.detail?.(cycle);
+      if (!waiters) return;
+    }
     this.pendingDetails.delete(index);
     for (const resolve of waiters) resolve(cycle);
   }

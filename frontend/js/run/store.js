@@ -1,7 +1,7 @@
 // What the run view knows about its run: the run row, the engine state, cycle records,
 // summaries and full traces, and where the viewer is (cycle and point). Plain data and
 // plain methods, no DOM and no fetching: the controller feeds it, the panels read it.
-import { cycleRecord, recordOf } from "./history.js";
+import { applyPodEvent, cycleRecord, recordOf } from "./history.js";
 import { WHOLE } from "./model.js";
 
 const DETAIL_CACHE = 300;
@@ -20,9 +20,11 @@ export class RunStore {
     this.viewIndex = null; // null: follow the latest cycle
     this.cursor = WHOLE; // how far into the viewed cycle the walk has got
     this.point = null; // the point whose detail is shown (null: a sensible default)
+    this.version = 0; // counts the changes to the data above (not to where the viewer is)
   }
 
   setMeta(meta) {
+    this.version += 1;
     this.meta = meta;
     this.nodeNames = Object.keys(meta.nodes);
   }
@@ -62,13 +64,17 @@ export class RunStore {
   }
 
   addRecord(cycle) {
+    this.version += 1;
     this.records[cycle.index] = recordOf(cycle);
     if (cycle.index > this.latest) this.latest = cycle.index;
   }
 
   /** The timeline helper's rows: every stored cycle. */
   setTimeline(rows) {
+    this.version += 1;
     this.records = rows.map(cycleRecord);
+    // Cycles the stream brought after the rows were read stay.
+    for (const c of this.summaries.values()) if (!this.records[c.index]) this.records[c.index] = recordOf(c);
     this.latest = Math.max(this.latest, this.records.length - 1);
   }
 
@@ -87,6 +93,7 @@ export class RunStore {
     // Only the stream knows when a Permit wait ended; the stored trace does not say.
     const summary = this.summaries.get(trace.index);
     if (summary && summary.endTime !== undefined && trace.endTime === undefined) trace.endTime = summary.endTime;
+    this.version += 1;
     this.details.delete(trace.index);
     this.details.set(trace.index, trace);
     if (this.details.size > DETAIL_CACHE) this.details.delete(this.details.keys().next().value);
@@ -100,13 +107,21 @@ export class RunStore {
    */
   applyState(state) {
     if (!state) return false;
+    this.version += 1;
     this.state = state;
     if (Array.isArray(state.nodes)) this.live = new Map(state.nodes.map((n) => [n.name, n]));
     return typeof state.cycles === "number" && state.cycles - 1 > this.latest && state.cycles - 1 >= this.records.length;
   }
 
+  /** A pod's event from the stream: the live placement follows it. */
+  applyPodEvent(event) {
+    this.version += 1;
+    applyPodEvent(this.live, this.meta, event);
+  }
+
   /** Forget cycles from `count` on (a reset, or a snapshot from before them). */
   truncate(count) {
+    this.version += 1;
     this.records.length = Math.min(this.records.length, count);
     for (const map of [this.summaries, this.details]) {
       for (const key of Array.from(map.keys())) if (key >= count) map.delete(key);

@@ -13,12 +13,13 @@ test("parts fill their path: a whole map first, then the pieces inside it", () =
   assert.deepEqual(trace, { index: 4, score: { A: { n1: 1, n2: 2 }, B: { n9: 1 } }, filter: { n1: [] } });
 });
 
-test("a cycle_detail in parts resolves once every part has come", async () => {
+test("a cycle_detail in parts resolves once every piece of its text has come", async () => {
   const sock = new RunSocket("ws://unused", {});
   const got = new Promise((resolve) => sock.pendingDetails.set(4, [resolve]));
-  sock.receive(JSON.stringify({ type: "cycle_detail", seq: 1, cycle: { index: 4, filter: {} }, parts: 2 }));
-  sock.receive(JSON.stringify({ type: "cycle_detail_part", seq: 2, index: 4, path: ["filter"], items: { a: [] } }));
+  const text = JSON.stringify({ index: 4, filter: { a: [], b: ['say "hi"'] } });
+  sock.receive(JSON.stringify({ type: "cycle_detail", seq: 1, index: 4, parts: 2 }));
+  sock.receive(JSON.stringify({ type: "cycle_detail_part", seq: 2, index: 4, text: text.slice(0, 17) }));
   assert.equal(sock.pendingDetails.has(4), true, "not yet: one part is missing");
-  sock.receive(JSON.stringify({ type: "cycle_detail_part", seq: 3, index: 4, path: ["filter"], items: { b: [] } }));
-  assert.deepEqual(await got, { index: 4, filter: { a: [], b: [] } });
+  sock.receive(JSON.stringify({ type: "cycle_detail_part", seq: 3, index: 4, text: text.slice(17) }));
+  assert.deepEqual(await got, { index: 4, filter: { a: [], b: ['say "hi"'] } });
 });
