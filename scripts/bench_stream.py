@@ -83,7 +83,7 @@ def engine_rate(run) -> tuple[int, float]:
     """Cycles per second of the engine alone, observed as the run task observes it."""
     import copy
 
-    from playground.runs import _Collector
+    from playground.run_executor import _Collector
     from playground.services import out_of_tree_plugins
     from scheduler_core.session import RunSession
 
@@ -92,7 +92,7 @@ def engine_rate(run) -> tuple[int, float]:
     started = time.perf_counter()
     cycles = 0
     while not session.finished:
-        collector = _Collector()
+        collector = _Collector({})
         cycles += session.advance(25, observer=collector.observer)
     return cycles, time.perf_counter() - started
 
