@@ -33,3 +33,12 @@ def test_a_watcher_may_not_drive_and_others_do_not_see_it(bob_api, alice):
                                owner=alice)
     assert bob_api.get(f"/ui/runs/{mine.pk}/view/").status_code == 404
     assert Run.objects.count() == 2
+
+
+def test_a_session_built_from_a_run_read_without_its_documents_reads_them_afresh(finished_run):
+    deferred = Run.objects.defer("documents").get(pk=finished_run.pk)
+    sources = run_sessions.engine_sources(deferred)
+    assert sources == Run.objects.get(pk=finished_run.pk).sources()
+    # A copy of its own: the engine writes into what it loads.
+    sources[0][1][0]["metadata"]["name"] = "changed"
+    assert run_sessions.engine_sources(deferred) != sources
