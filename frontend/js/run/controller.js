@@ -11,7 +11,7 @@ import { NOT_FOUND, RunSocket } from "./socket.js";
 import { RunStore } from "./store.js";
 
 const STEP_TIMEOUT_MS = 6000;
-const STATE_DELAY_MS = 300;
+const STATE_DELAY_MS = 600;
 
 export class RunController {
   constructor(runId) {
@@ -134,7 +134,7 @@ export class RunController {
    *  cycle detail goes first, and a run streaming by refreshes a few times a second at most. */
   refreshState(now = false) {
     clearTimeout(this.stateTimer);
-    const wait = now ? 0 : Math.max(STATE_DELAY_MS, (this.isRunning ? 1500 : 600) - (performance.now() - this.stateAt));
+    const wait = now ? 0 : Math.max(STATE_DELAY_MS, (this.isRunning ? 1500 : 0) - (performance.now() - this.stateAt));
     this.stateTimer = setTimeout(async () => {
       this.stateAt = performance.now();
       try {
@@ -186,6 +186,11 @@ export class RunController {
 
   loading(index) {
     return this.inflight.has(index);
+  }
+
+  /** Whether cycle `index`'s full trace is on its way (asked for, or pushed after a step). */
+  detailComing(index) {
+    return this.inflight.has(index) || this.socket.awaiting(index);
   }
 
   /** Fetch the viewed cycle's trace; while running fast, a few times a second at most. */
@@ -298,7 +303,12 @@ export class RunController {
     return new Promise((resolve) => {
       const w = { after, resolve };
       this.waiters.push(w);
-      if (detail && this.socket.open) this.socket.expectDetail(after + 1, STEP_TIMEOUT_MS);
+      if (detail) {
+        // A single step from the keys: the state refresh of the previous one waits until the
+        // stepping pauses, so that it does not hold up this one's cycle and trace.
+        clearTimeout(this.stateTimer);
+        if (this.socket.open) this.socket.expectDetail(after + 1, STEP_TIMEOUT_MS);
+      }
       this.control("step", 1, detail ? { detail: true } : {}).catch((err) => { this.say(err.message, "error"); resolve(false); });
       setTimeout(async () => {
         if (!this.waiters.includes(w)) return;

@@ -85,6 +85,9 @@ function renderNodes(cycle) {
   // are: 500 cards are not recomputed for them.
   const inputs = [which, S.version, S.viewIndex, S.cursor, controller.isRunning, search];
   if (inputs.every((x, i) => x === nodesDrawn[i])) return;
+  // A stepped cycle known by its summary only, its trace a moment away: the cards are laid
+  // out once, by the trace's verdicts, instead of twice.
+  if (cycle && !S.hasDetail(S.viewed) && !controller.isRunning && controller.detailComing(S.viewed)) return;
   nodesDrawn = inputs;
   $("#nodes-grid").hidden = which !== "cards";
   $("#nodes-map").hidden = which !== "map";

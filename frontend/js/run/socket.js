@@ -161,6 +161,11 @@ export class RunSocket {
     setTimeout(() => this.resolveDetail(index, null), timeoutMs);
   }
 
+  /** Whether cycle `index`'s trace is asked for or expected. */
+  awaiting(index) {
+    return this.pendingDetails.has(index);
+  }
+
   resolveDetail(index, cycle) {
     const waiters = this.pendingDetails.get(index);
     // A trace sent unasked (expected or not), or after its waiters gave up: still worth keeping.
