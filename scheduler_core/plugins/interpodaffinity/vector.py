@@ -14,7 +14,6 @@ either.
 """
 from __future__ import annotations
 
-import operator
 import weakref
 
 import numpy as np
@@ -61,21 +60,29 @@ def _index_keys(pod) -> list[tuple]:
 
 class TermIndex:
     """Per distinct (kind, term) carried by existing pods: (term, pods carrying it per row).
-    Brought up to date lazily: rows whose NodeInfo was swapped since the last sync (the
-    snapshot swaps in a fresh copy whenever a node changes) are accounted again."""
+    Brought up to date lazily: rows the columns updated since the last sync (the snapshot
+    swaps in a fresh copy whenever a node changes, and the columns stamp that row's version)
+    are accounted again; reading the stamps, not comparing every row's NodeInfo, keeps a
+    cycle that changed one node from paying for all of them."""
 
     def __init__(self, cols):
         self.cols = cols
         self.entries: dict[tuple, tuple[AffinityTerm, np.ndarray]] = {}
         self.accounted = list(cols.node_infos)
+        self.seen = cols.version
         for row, ni in enumerate(self.accounted):
             self._account(row, ni, 1)
 
     def sync(self) -> bool:
         """Bring the counts in step with the columns; False when there are too many terms."""
-        accounted, infos = self.accounted, self.cols.node_infos
-        swapped = np.fromiter(map(operator.is_not, accounted, infos), bool, len(infos))
-        for row in np.flatnonzero(swapped).tolist():
+        cols, accounted, infos = self.cols, self.accounted, self.cols.node_infos
+        if cols.version == self.seen:
+            return len(self.entries) <= MAX_TERMS
+        changed = np.flatnonzero(cols.row_version > self.seen).tolist()
+        self.seen = cols.version
+        for row in changed:
+            if accounted[row] is infos[row]:
+                continue
             self._account(row, accounted[row], -1)
             self._account(row, infos[row], 1)
             accounted[row] = infos[row]
