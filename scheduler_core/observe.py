@@ -223,6 +223,7 @@ class TraceRecorder(CycleRecorder):
 
     def finish(self, outcome, node, message, time):
         self._data.update(outcome=outcome, node=node, message=message)
+        self._filter.compact()
         self._score.release()
 
     def nbytes(self) -> int:

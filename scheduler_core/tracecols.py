@@ -64,6 +64,14 @@ def _int_column_of_array(values: np.ndarray) -> array | list:
     return values.tolist()
 
 
+def _narrowed(column: array) -> array:
+    """An int32 column in the smallest type that holds it (read through numpy: no Python int
+    per value)."""
+    if column.typecode != "i" or not column:
+        return column
+    return _int_column_of_array(np.frombuffer(column, np.int32))
+
+
 class Tables:
     """Names and trail shapes interned for the cycles of one trace."""
 
@@ -145,6 +153,11 @@ class FilterColumns:
     def extend(self, name_ids: array, shape_ids: array) -> None:
         self.names.extend(name_ids)
         self.shapes.extend(shape_ids)
+
+    def compact(self) -> None:
+        """Once the cycle's Filter is over: each column in the smallest integer type that holds
+        it (ids grow one append at a time, so they are collected as int32)."""
+        self.names, self.shapes = _narrowed(self.names), _narrowed(self.shapes)
 
     def nbytes(self) -> int:
         return column_bytes(self.names) + column_bytes(self.shapes) + sum(
