@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 
+from ..framework.cycle_state import COLUMNS_KEY
+
+__all__ = ["COLUMNS_KEY", "PATH_ENV", "REFERENCE", "VECTOR", "vector_path_enabled"]
+
 PATH_ENV = "SCHEDULER_CORE_PATH"
 VECTOR, REFERENCE = "vector", "reference"
-# CycleState key under which the scheduler hands a cycle the snapshot's columns.
-COLUMNS_KEY = "columns.NodeColumns"
 
 
 def vector_path_enabled() -> bool:

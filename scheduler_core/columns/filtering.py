@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import SchedulingError
 from ..framework.status import Code, Status
-from .scoring import remember_rows
+from ..framework.vector_scores import remember_rows
 from .verdict import Verdict
 
 NO_REJECTION = np.iinfo(np.int32).max

@@ -1,5 +1,9 @@
 """CycleState: per-cycle data shared by plugins, cloned for preemption's what-if runs."""
 
+# The key under which the scheduler hands a cycle the snapshot's node columns
+# (scheduler_core.columns), when the cycle runs on them.
+COLUMNS_KEY = "columns.NodeColumns"
+
 
 class StateData:
     """Data a plugin stores in CycleState. Clone must copy whatever AddPod/RemovePod mutate."""

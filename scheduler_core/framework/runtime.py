@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..columns.scoring import vector_normalized, vector_raw_scores
 from .cycle_state import CycleState
 from .diagnosis import NodeToStatus
 from .interfaces import (
@@ -23,6 +22,7 @@ from .queueing_hint import ANY_EVENT, registered_hints
 from .registry import Registry
 from .status import Code, Status
 from .types import NodeInfo, PodInfo
+from .vector_scores import vector_normalized, vector_raw_scores
 
 
 class FrameworkError(ValueError):

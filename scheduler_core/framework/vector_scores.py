@@ -1,10 +1,12 @@
 """A Score plugin's raw scores from its vectorized Score, when it has one and the cycle runs on
-the columns; the framework normalizes and weights them exactly as it does per node."""
+the columns (scheduler_core.columns); the framework normalizes and weights them exactly as it
+does per node. It lives with the framework, which calls it: the columns build on the framework,
+never the other way round."""
 from __future__ import annotations
 
 import numpy as np
 
-from . import COLUMNS_KEY
+from .cycle_state import COLUMNS_KEY
 
 _ROWS_KEY = "columns.rows"
 
