@@ -274,9 +274,10 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
     start = time.process_time()
     sched.run()
     seconds = time.process_time() - start
-    trace_kib = render_seconds = None
+    trace_kib = max_kib = render_seconds = None
     if trace is not None:
-        trace_kib = sum(c.nbytes() for c in trace.cycles) / max(len(trace.cycles), 1) / 1024
+        sizes = [c.nbytes() for c in trace.cycles] or [0]
+        trace_kib, max_kib = sum(sizes) / len(sizes) / 1024, max(sizes) / 1024
         start = time.process_time()
         trace.write_json(_Discard(), {"bindings": sched.bindings})
         render_seconds = time.process_time() - start
@@ -289,6 +290,7 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
             "bound": bound, "trace": "on" if observe else "off", "seconds": seconds,
             "pods_per_second": rate, "peak_mib": peak_mib, "floor": wl.floor,
             "ratio": rate / wl.floor if wl.floor else None, "trace_kib": trace_kib,
+            "max_kib": max_kib,
             "render_seconds": render_seconds,
             "timings": timer.table() if timer else None}
 
@@ -303,9 +305,9 @@ COLUMNS = [("workload", "<34", "{}"), ("profile", "<8", "{}"), ("nodes", ">6", "
            ("pods", ">6", "{}"), ("bound", ">6", "{}"), ("trace", "<5", "{}"),
            ("seconds", ">8", "{:.2f}"), ("pods/s", ">8", "{:.1f}"), ("peak MiB", ">8", "{:.1f}"),
            ("Go floor", ">8", "{}"), ("ratio", ">6", "{}"), ("KiB/cycle", ">9", "{}"),
-           ("JSON s", ">7", "{}")]
+           ("max KiB", ">7", "{}"), ("JSON s", ">7", "{}")]
 KEYS = ["workload", "profile", "nodes", "pods", "bound", "trace", "seconds", "pods_per_second",
-        "peak_mib", "floor", "ratio", "trace_kib", "render_seconds"]
+        "peak_mib", "floor", "ratio", "trace_kib", "max_kib", "render_seconds"]
 
 
 def format_row(values: list) -> str:
@@ -320,7 +322,8 @@ def row(result: dict) -> str:
     values = dict(result)
     values["floor"] = f"{result['floor']:g}" if result.get("floor") else "-"
     values["ratio"] = f"{result['ratio']:.2f}x" if result.get("ratio") else "-"
-    values["trace_kib"] = "-" if result.get("trace_kib") is None else f"{result['trace_kib']:.1f}"
+    for key in ("trace_kib", "max_kib"):
+        values[key] = "-" if result.get(key) is None else f"{result[key]:.1f}"
     values["render_seconds"] = ("-" if result.get("render_seconds") is None
                                 else f"{result['render_seconds']:.2f}")
     return format_row([fmt.format(values[key]) for (_, _, fmt), key in zip(COLUMNS, KEYS)])
