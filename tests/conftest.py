@@ -14,6 +14,16 @@ def embedded_mode(settings):
 
 
 @pytest.fixture
+def fresh_sessions(embedded_mode):
+    """Embedded mode, and no run session kept in this process's LRU from another test."""
+    from playground import run_sessions
+
+    run_sessions.sessions.clear()
+    yield embedded_mode
+    run_sessions.sessions.clear()
+
+
+@pytest.fixture
 def alice(db):
     return make_user("alice")
 

@@ -9,20 +9,15 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from playground import run_executor, run_sessions
+from playground import run_executor
 from playground.consumers import ACCESS_WITHDRAWN, CLOSE_REFUSED
 from playground.models import Cluster
 from tests.helpers import make_user, new_run
 from tests.test_consumer_runs import TIMEOUT, Socket, headers
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("fresh_sessions")]
 
-
-@pytest.fixture(autouse=True)
-def _embedded(embedded_mode):
-    run_sessions.sessions.clear()
-    yield
-    run_sessions.sessions.clear()
 
 
 def _unshare(run):

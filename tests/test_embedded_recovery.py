@@ -12,7 +12,7 @@ from django.core.signals import request_started
 from django.test.client import ClientHandler
 from django.utils import timezone
 
-from playground import apps, run_sessions, runs
+from playground import apps, runs
 from playground.models import Run
 from tests.helpers import make_user, new_run, reference
 
@@ -20,10 +20,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def _embedded(embedded_mode):
-    run_sessions.sessions.clear()
+def _embedded(fresh_sessions):
     yield
-    run_sessions.sessions.clear()
     request_started.connect(apps.recover_embedded_runs, dispatch_uid=apps.RECOVERY_UID)
 
 

@@ -25,14 +25,9 @@ from scheduler_core.tasks import run_advance
 from scheduler_core.tasks import run_reset as run_reset_task
 from tests.helpers import ROOT, clean_env, new_run, reference
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("fresh_sessions")]
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(embedded_mode):
-    run_sessions.sessions.clear()
-    yield
-    run_sessions.sessions.clear()
 
 
 @pytest.fixture

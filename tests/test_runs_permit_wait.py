@@ -17,14 +17,9 @@ from playground.consumers import RunConsumer
 from playground.models import CycleRecord
 from tests.helpers import new_run, reference
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("fresh_sessions")]
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(embedded_mode):
-    run_sessions.sessions.clear()
-    yield
-    run_sessions.sessions.clear()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from playground import run_executor, run_sessions, runs, services, tasking
+from playground import run_executor, runs, services, tasking
 from playground.models import CycleRecord, Run, RunChunk
 from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
@@ -18,14 +18,9 @@ from scheduler_core.stream import SummaryObserver
 from tests.api.conftest import FIXTURES, finish_run
 from tests.helpers import new_run
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("fresh_sessions")]
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(embedded_mode):
-    run_sessions.sessions.clear()
-    yield
-    run_sessions.sessions.clear()
 
 
 def client_of(user) -> APIClient:
