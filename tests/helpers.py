@@ -159,3 +159,24 @@ def big_cluster_yaml(nodes: int, pods: int) -> str:
             "spec": {"containers": [{"name": "c", "image": "nginx", "resources": {
                 "requests": {"cpu": "100m", "memory": "128Mi"}}}]}})
     return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+class WorkerDied(BaseException):
+    """Stands for SIGKILL: nothing in the task gets to clean up."""
+
+
+def die_after_chunks(monkeypatch, chunks: int):
+    """The run executor commits `chunks` chunks, then its worker dies (WorkerDied); returns
+    the real commit, for a worker that takes over."""
+    from playground import run_executor
+
+    real_commit, commits = run_executor._commit_chunk, []
+
+    def commit_then_die(*args):
+        if len(commits) == chunks:
+            raise WorkerDied()
+        commits.append(1)
+        return real_commit(*args)
+
+    monkeypatch.setattr(run_executor, "_commit_chunk", commit_then_die)
+    return real_commit

@@ -23,7 +23,7 @@ from playground.services import InvalidInput
 from scheduler_core.session import RunSession
 from scheduler_core.tasks import run_advance
 from scheduler_core.tasks import run_reset as run_reset_task
-from tests.helpers import ROOT, clean_env, new_run, reference
+from tests.helpers import ROOT, WorkerDied, clean_env, die_after_chunks, new_run, reference
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fresh_sessions")]
@@ -141,26 +141,13 @@ def run_python(code: str, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
-class WorkerDied(BaseException):
-    """Stands for SIGKILL: nothing in the task gets to clean up."""
-
-
 def test_a_worker_that_dies_mid_run_leaves_the_last_chunk_and_a_retry_ends_the_same(
         run, alice, ref, captured, monkeypatch):
     monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 3)
     runs.run_start(run=run, user=alice)
     [(task, kwargs)] = captured
     assert task is run_advance
-    commits = []
-    real_commit = run_executor._commit_chunk
-
-    def commit_then_die(*args):
-        if len(commits) == 2:
-            raise WorkerDied()
-        commits.append(1)
-        return real_commit(*args)
-
-    monkeypatch.setattr(run_executor, "_commit_chunk", commit_then_die)
+    real_commit = die_after_chunks(monkeypatch, 2)
     with pytest.raises(WorkerDied):
         run_executor.advance(**kwargs)
     run.refresh_from_db()

@@ -16,7 +16,7 @@ from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
 from scheduler_core.stream import SummaryObserver
 from tests.api.conftest import FIXTURES, finish_run
-from tests.helpers import new_run
+from tests.helpers import WorkerDied, die_after_chunks, new_run
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fresh_sessions")]
@@ -128,10 +128,6 @@ def test_a_step_of_one_cycle_keeps_the_whole_result_on_the_run(alice):
     assert run.result["bindings"] == _bindings_after(run, 1)
 
 
-class WorkerDied(BaseException):
-    """Stands for SIGKILL: nothing in the task gets to clean up."""
-
-
 def test_a_worker_that_dies_mid_chunk_leaves_the_results_of_the_chunks_before(
         alice, monkeypatch):
     monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 2)
@@ -140,16 +136,7 @@ def test_a_worker_that_dies_mid_chunk_leaves_the_results_of_the_chunks_before(
     monkeypatch.setattr(tasking, "enqueue_on_commit",
                         lambda task, using=None, **kwargs: captured.append(kwargs))
     runs.run_start(run=run, user=alice)
-    real_commit = run_executor._commit_chunk
-    commits = []
-
-    def commit_then_die(*args):
-        if len(commits) == 2:
-            raise WorkerDied()
-        commits.append(1)
-        return real_commit(*args)
-
-    monkeypatch.setattr(run_executor, "_commit_chunk", commit_then_die)
+    die_after_chunks(monkeypatch, 2)
     with pytest.raises(WorkerDied):
         run_executor.advance(**captured[0])
     run.refresh_from_db()
