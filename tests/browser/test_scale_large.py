@@ -61,7 +61,8 @@ def why_pending(pg) -> str:
         item = pg.locator(f'.queue[data-queue="{queue}"] li[data-pod]').first
         if item.count():
             pod = item.get_attribute("data-pod")
-            item.click()
+            # By name: a state refresh may redraw the queue between reading and clicking.
+            pg.locator(f'.queue li[data-pod="{pod}"]').first.click()
             return pod
     raise AssertionError("no pod in the queues")
 
