@@ -19,11 +19,12 @@ then steps the presenter's run one cycle at a time. It prints, per mode:
   advanced, stored and sent), and from that frame to each attendee's (the relay). In services
   mode half of the room is on the other server, so the last leg can come out below zero.
 
-Embedded mode: one ASGI server (daphne) on SQLite, the in-memory channel layer, tasks on
-threads in the server. Services mode: PostgreSQL and Redis (a database it creates and drops,
-and Redis database 7 so as not to meet other users' queues), a Celery worker and TWO ASGI
-servers; attendees are spread over both and the trainer steps through the first, so every
-frame reaches half of the room through channels-redis. It prints figures, it asserts nothing.
+Embedded mode: one ASGI server (daphne) on SQLite set up as embedded mode sets it (WAL), the
+in-memory channel layer, tasks on threads in the server. Services mode: PostgreSQL and Redis
+(a database it creates and drops, and Redis database 7 so as not to meet other users' queues),
+a Celery worker and TWO ASGI servers; attendees are spread over both and the trainer steps
+through the first, so every frame reaches half of the room through channels-redis. It prints
+figures, it asserts nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_run_view import SQLITE_OPTIONS  # noqa: E402 - embedded mode's SQLite (WAL)
+
 PYTHON = sys.executable
 START_TIMEOUT = 90
 STEP_TIMEOUT = 60
@@ -270,8 +274,7 @@ def run_embedded(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="workshop-load-") as tmp:
         workdir = Path(tmp)
         env = base_env()
-        env["DATABASE_URL"] = (f"sqlite:///{workdir / 'db.sqlite3'}"
-                               "?timeout=30&transaction_mode=IMMEDIATE")
+        env["DATABASE_URL"] = f"sqlite:///{workdir / 'db.sqlite3'}?{SQLITE_OPTIONS}"
         procs = Processes(workdir, env)
         try:
             procs.manage("migrate", "--noinput", "-v", "0")
