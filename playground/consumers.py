@@ -448,7 +448,7 @@ def _access(user, run_id: int) -> bool | None:
 
 
 def _control(user, run_id: int, action: str, cycles) -> dict:
-    run = runs_visible_to(user).select_related("cluster").defer("documents").get(pk=run_id)
+    run = runs_visible_to(user).select_related("cluster").get(pk=run_id)
     if action == "step":
         if cycles is None:
             cycles = 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 
 from scheduler_core.framework.types import PodInfo, Resource
 from scheduler_core.loader import pod_priority
@@ -330,7 +330,7 @@ class Run(models.Model):
     )
     name = models.CharField(max_length=200, blank=True, default="")
     config = models.JSONField()      # the KubeSchedulerConfiguration at creation
-    documents = models.JSONField()   # the cluster's manifests at creation, in export order
+    # The cluster's manifests at creation, in export order: `documents`, a RunDocuments row.
     seed = models.BigIntegerField(default=0)
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=CREATED)
     virtual_time = models.FloatField(default=0.0)
@@ -356,8 +356,41 @@ class Run(models.Model):
     class Meta:
         ordering = ["-id"]
 
+    _documents: list | None = None  # read on first use, or set to be saved with the run
+    _documents_changed = False
+
     def __str__(self):
         return f"run {self.pk} of {self.cluster}"
+
+    @property
+    def documents(self) -> list:
+        if self._documents is None:
+            self._documents = RunDocuments.objects.values_list(
+                "documents", flat=True).get(run_id=self.pk)
+        return self._documents
+
+    @documents.setter
+    def documents(self, value: list) -> None:
+        self._documents, self._documents_changed = value, True
+
+    @property
+    def documents_loaded(self) -> bool:
+        return self._documents is not None
+
+    def save(self, *args, **kwargs):
+        if not self._documents_changed:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            RunDocuments.objects.update_or_create(run_id=self.pk,
+                                                  defaults={"documents": self._documents})
+        self._documents_changed = False
+
+    def refresh_from_db(self, *args, **kwargs):
+        super().refresh_from_db(*args, **kwargs)
+        if not self._documents_changed:
+            self._documents = None  # a run action may have changed them: read again
 
     def results(self) -> dict:
         """`result` with what the chunks committed since the run last stopped (RunChunk)."""
@@ -377,6 +410,19 @@ class Run(models.Model):
     def sources(self) -> list[tuple[str, list]]:
         """The run's documents as scheduler_core.loader.load_documents / RunSession take them."""
         return [(f"run {self.pk}", self.documents)]
+
+
+class RunDocuments(models.Model):
+    """A run's documents, in a row of their own: the run row is written on every step (its
+    lease, counters and results), and SQLite writes a row whole, so with them inside each
+    step rewrote the cluster's manifests (megabytes at 5,000 nodes) two or three times."""
+
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, primary_key=True,
+                               related_name="stored_documents")
+    documents = models.JSONField()
+
+    def __str__(self):
+        return f"documents of run {self.run_id}"
 
 
 class RunChunk(models.Model):

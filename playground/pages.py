@@ -106,8 +106,7 @@ def compare_page(request, pk: int):
 
 @page
 def run_page(request, pk: int):
-    run = get_object_or_404(runs_visible_to(request.user).select_related("cluster")
-                            .defer("documents"), pk=pk)
+    run = get_object_or_404(runs_visible_to(request.user).select_related("cluster"), pk=pk)
     return render(request, "playground/pages/run.html",
                   {"page": "run", "run": run, "cluster": run.cluster,
                    "lesson_text": lesson_text(run.cluster, spoilers=True)})
@@ -218,8 +217,7 @@ def describe_objects(documents: list) -> dict:
 
 def _visible_run(request, pk: int):
     # The documents load only when the objects memo has to be filled.
-    return get_object_or_404(runs_visible_to(request.user).select_related("cluster")
-                             .defer("documents"), pk=pk)
+    return get_object_or_404(runs_visible_to(request.user).select_related("cluster"), pk=pk)
 
 
 def _run_objects(run) -> dict:

@@ -59,12 +59,9 @@ def run_busy(run: Run) -> bool:
 
 
 def lock_row(run_id: int, *, nowait: bool) -> Run:
-    """The run row under SELECT FOR UPDATE (a no-op on SQLite); must be inside atomic().
-
-    Without its documents (the whole cluster): they load on first use, when a session is built.
-    """
+    """The run row under SELECT FOR UPDATE (a no-op on SQLite); must be inside atomic()."""
     try:
-        return Run.objects.select_for_update(nowait=nowait).defer("documents").get(pk=run_id)
+        return Run.objects.select_for_update(nowait=nowait).get(pk=run_id)
     except OperationalError as exc:  # PostgreSQL: another transaction holds the row
         raise RunBusy() from exc
 

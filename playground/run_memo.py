@@ -16,12 +16,12 @@ from collections.abc import Callable, Hashable
 from django.db.models import TextField
 from django.db.models.functions import Cast, Length
 
-from playground.models import Run
+from playground.models import Run, RunDocuments
 
 
 def documents_key(run: Run) -> tuple:
     """What tells a run's documents apart without loading them (megabytes at 5,000 nodes)."""
-    size = (Run.objects.filter(pk=run.pk)
+    size = (RunDocuments.objects.filter(run_id=run.pk)
             .annotate(size=Length(Cast("documents", TextField())))
             .values_list("size", flat=True).get())
     # The creation time too: a test database rolled back gives its ids out again.

@@ -136,9 +136,8 @@ def engine_sources(run: Run) -> list[tuple[str, list]]:
     """A copy of the run's sources: the engine annotates the manifests it loads (spec.nodeName
     on binding). Documents not loaded yet are read from the database, a copy of their own;
     loaded ones are copied with pickle, twice as fast as deepcopy (5,000 nodes)."""
-    if "documents" in run.get_deferred_fields():
-        documents = Run.objects.filter(pk=run.pk).values_list("documents", flat=True).get()
-        return Run(pk=run.pk, documents=documents).sources()
+    if not run.documents_loaded:
+        return Run(pk=run.pk).sources()
     return pickle.loads(pickle.dumps(run.sources(), pickle.HIGHEST_PROTOCOL))
 
 

@@ -37,9 +37,7 @@ def _check_writable(run: Run, user) -> None:
 
 
 def _refresh(run: Run) -> Run:
-    # The documents (the whole cluster) never change after creation: not parsed again.
-    run.refresh_from_db(fields=[f.attname for f in Run._meta.concrete_fields
-                                if f.name != "documents"])
+    run.refresh_from_db()
     return run
 
 

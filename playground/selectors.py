@@ -121,7 +121,7 @@ def _session_for_reading(run_id: int):
     entry = sessions.entry(run_id)
     with entry.lock:  # a working task holds it for one chunk at most
         # The documents load only if a session has to be built.
-        run = Run.objects.defer("documents").get(pk=run_id)
+        run = Run.objects.get(pk=run_id)
         try:
             session = session_at(entry, run)
         except Exception:
@@ -147,7 +147,7 @@ def run_state(run: Run, *, max_nodes: int | None = None) -> dict:
 def row_snapshot(run_id: int) -> dict:
     """The run row and its last cycles, without the engine: a snapshot for a client that
     reads the engine state elsewhere (the run page, pages.run_view)."""
-    run = Run.objects.defer("documents").get(pk=run_id)
+    run = Run.objects.get(pk=run_id)
     return {"run": run_summary(run), "cycles": list((run.result or {}).get("recent") or [])}
 
 
@@ -167,7 +167,7 @@ def snapshot(run_id: int, *, max_nodes: int | None = SNAPSHOT_MAX_NODES) -> dict
         raise
     except Exception as exc:
         logger.exception("run %s: no engine state for a snapshot", run_id)
-        run = Run.objects.defer("documents").get(pk=run_id)
+        run = Run.objects.get(pk=run_id)
         state, extra = None, {"stateError": f"{type(exc).__name__}: {exc}"}
     return {"run": run_summary(run), "state": state,
             "cycles": list((run.result or {}).get("recent") or []), **extra}

@@ -35,6 +35,7 @@ from playground.models import (
     Pod,
     PriorityClass,
     Run,
+    RunDocuments,
     SchedulerProfile,
     Timeline,
     stored_trace,
@@ -128,7 +129,7 @@ def stored_bytes(owner) -> int:
 
     used = sum(total(model.objects.filter(cluster__owner=owner), Cast("manifest", TextField()))
                for model in OBJECT_MODELS)
-    used += total(Run.objects.filter(owner=owner), Cast("documents", TextField()))
+    used += total(RunDocuments.objects.filter(run__owner=owner), Cast("documents", TextField()))
     cycles = CycleRecord.objects.filter(run__owner=owner)
     return used + total(cycles, "legacy_trace") + total(cycles, "packed")
 

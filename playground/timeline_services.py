@@ -95,8 +95,8 @@ def run_action(*, run: Run, user, step: dict) -> Run:
             documents[index] = _timeline_document(RUN_ACTIONS_NAME,
                                                   old["spec"]["steps"] + [step])
         _check(documents, "step")
-        locked.documents = documents
-        locked.save(update_fields=["documents", "updated"])
+        locked.documents = documents  # saved with the row (their own, RunDocuments)
+        locked.save(update_fields=["updated"])
     sessions.discard(run.pk)
     run.refresh_from_db()
     return run

@@ -140,8 +140,7 @@ class PlaygroundMixin:
 
     def visible_run(self, run_id) -> Run:
         # The documents (the whole cluster: megabytes of JSON at 5,000 nodes) load only if used.
-        runs = (selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
-                .defer("documents"))
+        runs = selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
         return get_object_or_404(runs, pk=run_id)
 
     def writable_run(self, run_id) -> Run:
@@ -520,8 +519,7 @@ class RunListView(PlaygroundMixin, generics.ListCreateAPIView):
     serializer_class = s.RunSerializer
 
     def get_queryset(self):
-        runs = (selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
-                .defer("documents"))
+        runs = selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
         cluster = self.request.query_params.get("cluster")
         if cluster:
             if not cluster.isdigit() or int(cluster) > services.INT64_MAX:
@@ -555,8 +553,7 @@ class RunDetailView(PlaygroundMixin, generics.RetrieveUpdateDestroyAPIView):
     http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
-        return (selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
-                .defer("documents"))
+        return selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
 
     def update(self, request, *args, **kwargs):
         run = self.writable_run(kwargs["pk"])

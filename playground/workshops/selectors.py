@@ -58,8 +58,7 @@ def workshops_of(user) -> QuerySet[Workshop]:
 def sandboxes_visible(member: Membership) -> QuerySet[Sandbox]:
     sandboxes = (Sandbox.objects.filter(lesson__workshop=member.workshop)
                  .select_related("attendee", "lesson__cluster", "lesson__workshop", "cluster",
-                                 "run")
-                 .defer("run__documents"))
+                                 "run"))
     if not member.is_trainer:
         sandboxes = sandboxes.filter(attendee=member.attendee)
     return sandboxes.order_by("attendee_id", "lesson__position")

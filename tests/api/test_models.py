@@ -12,6 +12,7 @@ from playground.models import (
     Pod,
     PriorityClass,
     Run,
+    RunDocuments,
 )
 
 
@@ -129,3 +130,21 @@ def test_deleting_a_cluster_deletes_everything_in_it(alice, empty):
 def test_a_run_gives_its_documents_as_loader_sources(alice, empty):
     run = Run.objects.create(cluster=empty, owner=alice, config={}, documents=[{"kind": "Node"}])
     assert run.sources() == [(f"run {run.pk}", [{"kind": "Node"}])]
+
+
+def test_a_runs_documents_are_a_row_of_their_own_read_on_first_use(alice, empty):
+    run = Run.objects.create(cluster=empty, owner=alice, config={}, documents=[{"kind": "Node"}])
+    assert RunDocuments.objects.get(run=run).documents == [{"kind": "Node"}]
+    read = Run.objects.get(pk=run.pk)
+    assert not read.documents_loaded
+    assert read.documents == [{"kind": "Node"}]
+    # Saved again with the row when set; the row's own saves leave them alone.
+    read.documents = [{"kind": "Node"}, {"kind": "Pod"}]
+    read.save(update_fields=["updated"])
+    Run.objects.get(pk=run.pk).save()
+    assert Run.objects.get(pk=run.pk).documents == [{"kind": "Node"}, {"kind": "Pod"}]
+    # A refreshed run reads them again (a run action may have changed them).
+    run.refresh_from_db()
+    assert run.documents == [{"kind": "Node"}, {"kind": "Pod"}]
+    run.delete()
+    assert not RunDocuments.objects.exists()

@@ -36,8 +36,10 @@ def test_a_watcher_may_not_drive_and_others_do_not_see_it(bob_api, alice):
 
 
 def test_a_session_built_from_a_run_read_without_its_documents_reads_them_afresh(finished_run):
-    deferred = Run.objects.defer("documents").get(pk=finished_run.pk)
+    deferred = Run.objects.get(pk=finished_run.pk)  # its documents are read on first use
+    assert not deferred.documents_loaded
     sources = run_sessions.engine_sources(deferred)
+    assert not deferred.documents_loaded
     assert sources == Run.objects.get(pk=finished_run.pk).sources()
     # A copy of its own: the engine writes into what it loads.
     sources[0][1][0]["metadata"]["name"] = "changed"
