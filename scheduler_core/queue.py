@@ -397,6 +397,10 @@ class SchedulingQueue:
     def nominated_pods_for_node(self, node_name: str) -> list:
         return list(self._nominated_pods.get(node_name, {}).values())
 
+    def nominated_nodes(self):
+        """The names of the nodes some pod is nominated to."""
+        return self._nominated_pods.keys()
+
     # --- views -------------------------------------------------------------------------------
     def pending(self) -> list[QueuedPodInfo]:
         return (sorted(self.active) + sorted(self.backoff.values(), key=self.backoff_expiry)

@@ -473,12 +473,13 @@ class Scheduler:
         if not fwk.has_filter_plugins():
             return [nodes[(start + i) % num_all] for i in range(to_find)]
         feasible = []
-        nominator = self.queue.nominated_pods_for_node if self.queue.nominated else None
+        queue = self.queue
+        nominator = queue.nominated_pods_for_node if queue.nominated else None
         cols = state.get(COLUMNS_KEY)
-        # On the columns when no nominated pods are to be added and every node of the
-        # snapshot is searched.
-        if cols is not None and nominator is None and nodes is cols.node_infos:
-            found = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis, rec)
+        # On the columns when every node of the snapshot is searched.
+        if cols is not None and nodes is cols.node_infos:
+            found = find_feasible(fwk, state, pod, cols, start, to_find, diagnosis, rec,
+                                  nominator, queue.nominated_nodes())
             if found is not None:
                 return found
         run = fwk.run_filter_plugins_with_nominated_pods

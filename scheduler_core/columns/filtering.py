@@ -7,12 +7,17 @@ feasible nodes are found (numFeasibleNodesToFind); nodes after that point are no
 When every running Filter plugin has a vectorized Filter, the whole search is array work. When
 some have not (PodTopologySpread, InterPodAffinity), nodes are still visited one by one, but
 only those plugins run per node, and only up to the first vectorized plugin that rejects it.
+
+Pods nominated to a node count only there (RunFilterPluginsWithNominatedPods): the nodes where
+pods at least as important as this one are nominated run the framework's two-pass Filter one
+by one, when the search reaches them; every other node is decided by the columns.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import SchedulingError
+from ..framework.runtime import nominated_to_add
 from ..framework.status import Code, Status
 from ..framework.vector_scores import remember_rows
 from .verdict import Verdict
@@ -51,17 +56,20 @@ def first_rejections(verdicts, size: int) -> np.ndarray | None:
     return first
 
 
-def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, rec=None):
+def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, rec=None,
+                  nominator=None, nominated_nodes=()):
     """The feasible node infos, the rejected ones recorded in diagnosis (and each visited
     node's trail shown to `rec`) as the per-node loop records them; None when no plugin has a
-    vectorized Filter for this pod."""
+    vectorized Filter for this pod. `nominator(node name)` lists the pods nominated to a node,
+    `nominated_nodes` the nodes that have some."""
     verdicts = filter_verdicts(fwk, state, pod, cols)
     if verdicts is None:
         return None
     size = cols.size
     first = first_rejections(verdicts, size)
     vectorized = all(v is not None for _, v, _ in verdicts)
-    if first is None and vectorized:
+    two_pass = _two_pass_rows(pod, cols, nominator, nominated_nodes)
+    if first is None and vectorized and not two_pass:
         # Every node passes: the search takes the first to_find from the start index.
         visited = rows = np.arange(start, start + min(to_find, size)) % size
         rejected = RejectedRows.none()
@@ -71,11 +79,13 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
         order = np.arange(size)
         if start:
             order = np.concatenate((order[start:], order[:start]))
+        run_two_pass = _TwoPass(fwk, state, pod, cols, nominator, verdicts)
         if vectorized:
-            visited, rows, rejected = _search_vectorized(verdicts, first, order, to_find)
+            decided = _decide_two_pass(first, order, start, to_find, two_pass, run_two_pass)
+            visited, rows, rejected = _search_vectorized(verdicts, first, order, to_find, decided)
         else:
             visited, rows, rejected = _search_per_node(verdicts, first, order, to_find, state,
-                                                       pod, cols)
+                                                       pod, cols, set(two_pass), run_two_pass)
     if len(rejected.rows):
         diagnosis.node_to_status.set_rows(cols.names, cols.node_infos, rejected.rows,
                                           rejected.ids, rejected.statuses)
@@ -92,6 +102,65 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
     feasible.rows, feasible.names = rows, cols.names
     remember_rows(state, feasible, rows)
     return feasible
+
+
+def _two_pass_rows(pod, cols, nominator, nominated_nodes) -> list[int]:
+    """The rows of the nodes where Filter runs twice for this pod: those where pods at least
+    as important are nominated."""
+    if nominator is None:
+        return []
+    position, rows = cols.position, []
+    for name in nominated_nodes:
+        row = position.get(name)
+        if row is not None and nominated_to_add(pod, nominator(name)):
+            rows.append(row)
+    return rows
+
+
+class _TwoPass:
+    """RunFilterPluginsWithNominatedPods on one row: (the index of the plugin that rejected
+    the node, its status), or None when it passes. An error ends the cycle, as in the
+    per-node loop."""
+
+    def __init__(self, fwk, state, pod, cols, nominator, verdicts):
+        self.fwk, self.state, self.pod, self.cols = fwk, state, pod, cols
+        self.nominator = nominator
+        self.index = {name: index for index, (name, _, _) in enumerate(verdicts)}
+
+    def __call__(self, row: int):
+        status = self.fwk.run_filter_plugins_with_nominated_pods(
+            self.state, self.pod, self.cols.node_infos[row], self.nominator)
+        if status.code == Code.SUCCESS:
+            return None
+        if status.code == Code.ERROR:
+            raise SchedulingError(status)
+        return self.index[status.plugin], status
+
+
+def _decide_two_pass(first, order, start, to_find, rows, run_two_pass) -> dict:
+    """Runs the two-pass rows the search reaches, in visiting order, and writes their outcome
+    into `first`; {row: (stop, status)} of those it rejected. A row is reached while fewer
+    than to_find nodes before it are feasible."""
+    if not rows:
+        return {}
+    size = len(order)
+    positions = sorted(((row - start) % size, row) for row in rows)
+    passing = first[order] == NO_REJECTION
+    for position, _ in positions:
+        passing[position] = False   # undecided yet
+    feasible_before = np.concatenate(([0], np.cumsum(passing)))
+    decided, found = {}, 0
+    for position, row in positions:
+        if feasible_before[position] + found >= to_find:
+            break
+        outcome = run_two_pass(row)
+        if outcome is None:
+            first[row] = NO_REJECTION
+            found += 1
+        else:
+            first[row] = outcome[0]
+            decided[row] = outcome
+    return decided
 
 
 class FeasibleNodes(list):
@@ -137,8 +206,9 @@ class RejectedRows:
         return self._map().get(row, default)
 
 
-def _search_vectorized(verdicts, first, order, to_find):
-    """(visited rows, feasible rows, RejectedRows), all in visiting order."""
+def _search_vectorized(verdicts, first, order, to_find, decided):
+    """(visited rows, feasible rows, RejectedRows), all in visiting order; `decided` holds
+    the (stop, status) of rows the two-pass Filter rejected."""
     in_order = first[order]
     passing = in_order == NO_REJECTION
     feasible_at = np.flatnonzero(passing)
@@ -149,42 +219,39 @@ def _search_vectorized(verdicts, first, order, to_find):
         # A copy: the feasible rows outlive the cycle's arrays in a trace.
         return visited, visited.copy(), RejectedRows.none()
     stops = first[rejected]
+    own = np.isin(rejected, list(decided)) if decided else np.zeros(len(rejected), bool)
     kinds = np.empty(len(rejected), np.int64)
-    for index in np.flatnonzero(np.bincount(stops)).tolist():
-        at = stops == index
+    for index in np.flatnonzero(np.bincount(stops[~own])).tolist():
+        at = (stops == index) & ~own
         kinds[at] = verdicts[index][1].kinds[rejected[at]]
     # One status per (plugin, code): the kinds are small non-negative codes.
-    keys, ids = np.unique(kinds * len(verdicts) + stops, return_inverse=True)
+    ids = np.empty(len(rejected), np.int64)
+    keys, ids[~own] = np.unique(kinds[~own] * len(verdicts) + stops[~own], return_inverse=True)
     statuses = []
     for key in keys.tolist():
         index = key % len(verdicts)
         name, verdict, _ = verdicts[index]
         code, reasons = verdict.outcomes[key // len(verdicts)]
         statuses.append(Status(code, *reasons, plugin=name))
+    # The two-pass rows' statuses are their own.
+    for at in np.flatnonzero(own).tolist():
+        ids[at] = len(statuses)
+        statuses.append(decided[int(rejected[at])][1])
     return visited, visited[passing[:stop]], RejectedRows(rejected, stops, ids, statuses)
 
 
-def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
+def _search_per_node(verdicts, first, order, to_find, state, pod, cols, two_pass, run_two_pass):
     """The per-node walk, running only the plugins without a vectorized Filter, each only
-    where no earlier vectorized plugin has rejected the node already."""
+    where no earlier vectorized plugin has rejected the node already; the two-pass rows run
+    every plugin per node."""
     slow = [(index, name, pl) for index, (name, verdict, pl) in enumerate(verdicts)
             if verdict is None]
     infos, feasible, visited = cols.node_infos, [], []
     rejected, stops, statuses = [], [], []
     for row in order.tolist():
         visited.append(row)
-        stop_at = first[row]
-        found = None
-        for index, name, pl in slow:
-            if index > stop_at:
-                break
-            status = pl.filter(state, pod, infos[row])
-            if status is not None and status.code != Code.SUCCESS:
-                found = (index, _as_filter_status(name, status))
-                break
-        if found is None and stop_at != NO_REJECTION:
-            name, verdict, _ = verdicts[stop_at]
-            found = (stop_at, verdict.status(row, name))
+        found = run_two_pass(row) if row in two_pass else _first_stop(
+            verdicts, slow, first[row], row, state, pod, infos[row])
         if found is None:
             feasible.append(row)
             if len(feasible) >= to_find:
@@ -196,6 +263,21 @@ def _search_per_node(verdicts, first, order, to_find, state, pod, cols):
     return (np.array(visited, np.int64), np.array(feasible, np.int64),
             RejectedRows(np.array(rejected, np.int64), np.array(stops, np.int32),
                          np.arange(len(statuses)), statuses))
+
+
+def _first_stop(verdicts, slow, stop_at, row, state, pod, node_info):
+    """(index of the plugin that rejects the node, its status), or None when it passes: the
+    slow plugins run up to the first vectorized plugin that rejects it."""
+    for index, name, pl in slow:
+        if index > stop_at:
+            break
+        status = pl.filter(state, pod, node_info)
+        if status is not None and status.code != Code.SUCCESS:
+            return index, _as_filter_status(name, status)
+    if stop_at != NO_REJECTION:
+        name, verdict, _ = verdicts[stop_at]
+        return stop_at, verdict.status(row, name)
+    return None
 
 
 def _as_filter_status(name: str, status: Status) -> Status:

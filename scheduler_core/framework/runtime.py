@@ -151,6 +151,12 @@ def _out_of_range(name: str, scores: np.ndarray) -> Status:
                   f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing", plugin=name)
 
 
+def nominated_to_add(pod: PodInfo, nominated) -> list[PodInfo]:
+    """The nominated pods Filter counts as already on their node (addGENominatedPods): those
+    at least as important as the pod, other than itself."""
+    return [npi for npi in nominated if npi.priority >= pod.priority and npi.uid != pod.uid]
+
+
 class Framework:
     """One profile's plugins per extension point, and the runners for each point."""
 
@@ -304,18 +310,15 @@ class Framework:
         return status
 
     def _add_nominated_pods(self, state, pod, node_info, nominated):
-        info_out, state_out, added = None, None, False
-        for npi in nominated:
-            if npi.priority >= pod.priority and npi.uid != pod.uid:
-                if info_out is None:
-                    info_out, state_out = node_info.clone(), state.clone()
-                info_out.add_pod(npi)
-                status = self.run_pre_filter_extension_add_pod(state_out, pod, npi, info_out)
-                if not status.is_success():
-                    raise FrameworkError(status.message())
-                added = True
-        if not added:
+        to_add = nominated_to_add(pod, nominated)
+        if not to_add:
             return False, state, node_info
+        info_out, state_out = node_info.clone(), state.clone()
+        for npi in to_add:
+            info_out.add_pod(npi)
+            status = self.run_pre_filter_extension_add_pod(state_out, pod, npi, info_out)
+            if not status.is_success():
+                raise FrameworkError(status.message())
         return True, state_out, info_out
 
     def run_pre_filter_extension_add_pod(self, state, pod, pod_to_add, node_info) -> Status:

@@ -1,0 +1,85 @@
+"""Cycles with nominated pods on the columns path against the per-node reference path.
+
+Preemptors of random priorities nominate themselves to nodes while lower-priority pods run
+there; later cycles then filter with those nominations (RunFilterPluginsWithNominatedPods), on
+the columns everywhere but on the nodes where pods at least as important are nominated. Whole
+runs must give the same bindings, outcomes, messages and JSON trace on both paths, with and
+without Score plugins (without them the search stops at the first feasible node, so whether
+a nominated node is reached at all matters).
+"""
+from __future__ import annotations
+
+import copy
+import io
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scheduler_core.build import build_scheduler
+from scheduler_core.columns import PATH_ENV
+from scheduler_core.columns.test_equivalence import nodes, pods
+from scheduler_core.loader import Cluster
+from scheduler_core.observe import OutcomeObserver, TraceObserver
+
+# Only Filter plugins decide: numFeasibleNodesToFind is then 1.
+FILTER_ONLY = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+               "profiles": [{"schedulerName": "default-scheduler",
+                             "plugins": {"score": {"disabled": [{"name": "*"}]}}}]}
+
+
+@st.composite
+def cluster(draw):
+    node_list = draw(nodes(count=draw(st.integers(1, 6))))
+    for node in node_list:
+        # Mostly open nodes with room for a few pods: nominations there often decide.
+        if draw(st.integers(0, 3)):
+            node["spec"] = {}
+        for part in ("allocatable", "capacity"):
+            node["status"][part]["pods"] = str(draw(st.integers(2, 8)))
+    running = draw(pods("r"))
+    for i, manifest in enumerate(running):
+        spec = manifest["spec"]
+        spec.pop("nodeName", None)
+        spec["nodeName"] = node_list[i % len(node_list)]["metadata"]["name"]
+        spec["priority"] = draw(st.integers(0, 2))
+        spec["terminationGracePeriodSeconds"] = draw(st.sampled_from((0, 5)))
+    pending = draw(pods("p", count=draw(st.integers(3, 12))))
+    for manifest in pending:
+        manifest["spec"]["priority"] = draw(st.integers(0, 5))
+        if draw(st.integers(0, 5)) == 0:
+            manifest["spec"]["preemptionPolicy"] = "Never"
+        if draw(st.integers(0, 3)) == 0:
+            # NodePorts has no vectorized Filter: the search walks the nodes for it.
+            manifest["spec"]["containers"][0]["ports"] = [{"containerPort": 80,
+                                                           "hostPort": 8080}]
+        if draw(st.integers(0, 2)) == 0:
+            # Nominated already (an earlier scheduler's preemption): counts from the start.
+            node = draw(st.sampled_from(node_list))["metadata"]["name"]
+            manifest["status"] = {"nominatedNodeName": node}
+    return node_list, running + pending
+
+
+def run(monkeypatch, path, node_list, manifests, config, trace):
+    monkeypatch.setenv(PATH_ENV, path)
+    observer = TraceObserver() if trace else OutcomeObserver()
+    sched = build_scheduler(Cluster(nodes=copy.deepcopy(node_list),
+                                    pods=copy.deepcopy(manifests)), config, observer=observer,
+                            seed=3)
+    sched.run()
+    if trace:
+        out = io.StringIO()
+        observer.write_json(out, {})
+        return sched.bindings, out.getvalue()
+    return sched.bindings, observer.to_list()
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(drawn=cluster(), config=st.sampled_from((None, FILTER_ONLY)), trace=st.booleans())
+def test_a_run_with_preemptions_and_nominations_is_the_same_on_both_paths(monkeypatch, drawn,
+                                                                         config, trace):
+    node_list, manifests = drawn
+    reference = run(monkeypatch, "reference", node_list, manifests, config, trace)
+    vector = run(monkeypatch, "vector", node_list, manifests, config, trace)
+    assert vector == reference
