@@ -88,7 +88,7 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
                                                        pod, cols, set(two_pass), run_two_pass)
     if len(rejected.rows):
         diagnosis.node_to_status.set_rows(cols.names, cols.node_infos, rejected.rows,
-                                          rejected.ids, rejected.statuses)
+                                          rejected.ids, rejected.statuses, cols.position)
         # Only the plugin and whether it is Pending count in the diagnosis.
         for status in rejected.statuses:
             diagnosis.add_plugin_status(status)

@@ -20,27 +20,35 @@ class NodeToStatus:
 
     def __init__(self, absent: Status | None = None):
         self._map: dict[str, Status] = {}
-        self._rows = None   # (names by row, node infos by row, rows, status ids, statuses)
+        # (names by row, node infos by row, rows, status ids, statuses, row by name)
+        self._rows = None
         self.absent = absent or Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
 
     def _listed(self) -> dict[str, Status]:
         if self._rows is not None:
-            names, _, rows, ids, statuses = self._rows
+            names, _, rows, ids, statuses, _ = self._rows
             self._rows = None
             self._map.update(zip(map(names.__getitem__, rows.tolist()),
                                  map(statuses.__getitem__, ids.tolist())))
         return self._map
 
     def get(self, node_name: str) -> Status:
-        return self._listed().get(node_name, self.absent)
+        if self._rows is not None:
+            # One node asked for (PostFilter's nominated node): found among the rows.
+            _, _, rows, ids, statuses, position = self._rows
+            at = np.flatnonzero(rows == position.get(node_name, -1))
+            return statuses[ids[at[0]]] if len(at) else self.absent
+        return self._map.get(node_name, self.absent)
 
     def set(self, node_name: str, status: Status) -> None:
         self._listed()[node_name] = status
 
-    def set_rows(self, names: list[str], node_infos: list, rows, ids, statuses: list) -> None:
-        """names[rows[i]] (node_infos[rows[i]]) has statuses[ids[i]]; rows are distinct."""
+    def set_rows(self, names: list[str], node_infos: list, rows, ids, statuses: list,
+                 position: dict[str, int]) -> None:
+        """names[rows[i]] (node_infos[rows[i]]) has statuses[ids[i]]; rows are distinct;
+        position[name] is a node's row."""
         self._listed()
-        self._rows = (names, node_infos, rows, ids, statuses)
+        self._rows = (names, node_infos, rows, ids, statuses, position)
         if self._map:
             self._listed()  # a node may be listed already: merged now, len counts it once
 
@@ -65,7 +73,7 @@ class NodeToStatus:
     def nodes_for_status_code(self, node_infos, code: Code) -> list:
         """Node infos whose status has `code`, absent nodes counting with the absent status."""
         if self._rows is not None and node_infos is self._rows[1]:
-            _, _, rows, ids, statuses = self._rows
+            _, _, rows, ids, statuses, _ = self._rows
             match = np.full(len(node_infos), self.absent.code == code)
             match[rows] = np.array([s.code == code for s in statuses], bool)[ids]
             return [node_infos[i] for i in np.flatnonzero(match).tolist()]
