@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...errors import child, invalid, is_int, not_in_range, unmarshal_type_error
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, PostFilterPlugin
+from ...framework.runtime import nominated_to_add
 from ...framework.status import Code, Status
 from ...framework.types import NodeInfo, PodInfo, Victims
 from ...labels import LabelSelector, SelectorError
@@ -39,6 +40,7 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         self.min_candidate_nodes_percentage = args["minCandidateNodesPercentage"]
         self.min_candidate_nodes_absolute = args["minCandidateNodesAbsolute"]
         self.evaluator = Evaluator(NAME, handle, self)
+        self._fit_alone: dict[frozenset, object] = {}   # skipped Filter plugins -> _fit_alone
 
     # PostFilter -------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: PodInfo, node_to_status):
@@ -86,13 +88,6 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
             return fwk.run_filter_plugins_with_nominated_pods(
                 state, pod, node_info, nominator=self.handle.nominated_pods_for_node)
 
-        def still_fits() -> bool:
-            """Filter on the node as it is now; once the other plugins passed the node with
-            every victim removed, only NodeResourcesFit can decide (when `fit` is set)."""
-            if fit is not None:
-                return fit.filter(state, pod, node_info) is None
-            return filter_status().is_success()
-
         potential = [p for p in node_info.pods if p.priority < pod.priority]
         for victim in potential:
             status = remove(victim)
@@ -111,15 +106,22 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         potential.sort(key=importance_key)
         violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
         victims: list[PodInfo] = []
+        # Once the other plugins passed the node with every victim removed, only
+        # NodeResourcesFit can decide (when `fit` is set): the pods come back as sums.
+        room = fit.room(state, node_info) if fit is not None else None
 
         def reprieve(candidate: PodInfo):
             """(still fits with the pod back, error Status or None)."""
+            if room is not None:
+                if room.take(candidate):
+                    return True, None
+                victims.append(candidate)
+                return False, None
             node_info.add_pod(candidate)
-            if fit is None:
-                status = fwk.run_pre_filter_extension_add_pod(state, pod, candidate, node_info)
-                if not status.is_success():
-                    return False, status
-            if still_fits():
+            status = fwk.run_pre_filter_extension_add_pod(state, pod, candidate, node_info)
+            if not status.is_success():
+                return False, status
+            if filter_status().is_success():
                 return True, None
             status = remove(candidate)
             if not status.is_success():
@@ -147,21 +149,13 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         this node: every other running Filter plugin looks at the node only, no running plugin
         has AddPod/RemovePod to call, and no pod at least as important is nominated here.
         Then reprieving a pod needs only its Filter, with the same results."""
-        skip = state.skip_filter_plugins
-        fit = None
-        for pl in fwk.filter_plugins:
-            name = pl.NAME or pl.name()
-            if name == names.NODE_RESOURCES_FIT:
-                fit = pl
-            elif name not in skip and name not in NODE_ONLY_FILTERS:
-                return None
-        if fit is None or names.NODE_RESOURCES_FIT in skip:
+        skip = frozenset(state.skip_filter_plugins)
+        if skip not in self._fit_alone:
+            self._fit_alone[skip] = _fit_alone(fwk, skip)
+        fit = self._fit_alone[skip]
+        if fit is None or nominated_to_add(pod, self.handle.nominated_pods_for_node(
+                node_info.name)):
             return None
-        if any(ext is not None and name not in skip for name, ext in fwk.extensions.items()):
-            return None
-        for nominated in self.handle.nominated_pods_for_node(node_info.name):
-            if nominated.priority >= pod.priority and nominated.uid != pod.uid:
-                return None
         return fit
 
     def pod_eligible_to_preempt_others(self, pod: PodInfo, nominated_node_status):
@@ -186,6 +180,23 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         # Preemption is synchronous here: the plugin never rejects a pod at PreEnqueue or
         # Filter, so no event can make it change its mind (EventsToRegister returns nil).
         return set()
+
+
+def _fit_alone(fwk, skip: frozenset):
+    """NodeResourcesFit when, with the `skip`ped plugins left out, it is the only running
+    Filter plugin that looks at the node's pods and no running plugin has AddPod/RemovePod."""
+    fit = None
+    for pl in fwk.filter_plugins:
+        name = pl.NAME or pl.name()
+        if name == names.NODE_RESOURCES_FIT:
+            fit = pl
+        elif name not in skip and name not in NODE_ONLY_FILTERS:
+            return None
+    if fit is None or names.NODE_RESOURCES_FIT in skip:
+        return None
+    if any(ext is not None and name not in skip for name, ext in fwk.extensions.items()):
+        return None
+    return fit
 
 
 def filter_pods_with_pdb_violation(pods: list[PodInfo], pdbs: list[dict]):

@@ -22,7 +22,15 @@ from ...framework.interfaces import (
     ScorePlugin,
 )
 from ...framework.status import Code, Status
-from ...framework.types import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, NodeInfo, PodInfo
+from ...framework.types import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    PODS,
+    NodeInfo,
+    PodInfo,
+    Resource,
+)
 from ...validation import is_qualified_name
 from .. import names
 from ..helper import validate_function_shape
@@ -106,10 +114,14 @@ def compute_pod_request(pod: PodInfo, ignored_resources=frozenset(),
 
 def fits_request(pod_request: PodRequest, node_info: NodeInfo) -> list[InsufficientResource]:
     """fitsRequest: every resource the node lacks for the pod, in kube-scheduler's order."""
+    return _insufficient(pod_request, node_info.allocatable, node_info.requested,
+                         len(node_info.pods))
+
+
+def _insufficient(pod_request: PodRequest, alloc: Resource, used: Resource,
+                  pod_count: int) -> list[InsufficientResource]:
+    """fitsRequest on a node's allocatable, what its pods request and how many they are."""
     out: list[InsufficientResource] = []
-    alloc = node_info.allocatable
-    used = node_info.requested
-    pod_count = len(node_info.pods)
     if pod_count + 1 > alloc.allowed_pod_number:
         out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, pod_count,
                                         alloc.allowed_pod_number))
@@ -138,6 +150,30 @@ def fits_request(pod_request: PodRequest, node_info: NodeInfo) -> list[Insuffici
 def fits(pod: PodInfo, node_info: NodeInfo) -> list[InsufficientResource]:
     """Fits: the insufficient resources of a pod on a node, ignoring nothing."""
     return fits_request(compute_pod_request(pod), node_info)
+
+
+class Room:
+    """What fitsRequest sees of a node while pods come back to it one at a time (preemption's
+    reprieves): its allocatable, what its pods request and how many they are, kept as sums
+    instead of adding each pod to a copy of the node and filtering it again."""
+
+    __slots__ = ("alloc", "count", "pod_request", "used")
+
+    def __init__(self, pod_request: PodRequest, node_info: NodeInfo):
+        self.pod_request = pod_request
+        self.alloc, self.used = node_info.allocatable, node_info.requested.clone()
+        self.count = len(node_info.pods)
+
+    def take(self, pod: PodInfo) -> bool:
+        """Puts `pod` back on the node if the incoming pod still fits with it there; whether
+        it did (NodeInfo.AddPod accounts its requests so)."""
+        self.used.add(pod.requests)
+        self.count += 1
+        if not _insufficient(self.pod_request, self.alloc, self.used, self.count):
+            return True
+        self.used.add(pod.requests, -1)
+        self.count -= 1
+        return False
 
 
 # Bits of a node's reason code in filter_vector: which resources are short, in fitsRequest's
@@ -246,6 +282,11 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
         if any(r.unresolvable for r in insufficient):
             code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
         return Status(code, *(r.reason for r in insufficient))
+
+    def room(self, state: CycleState, node_info: NodeInfo) -> Room | None:
+        """The node's Room for the pod this cycle's PreFilter measured (None without it)."""
+        pod_request = state.get(PRE_FILTER_STATE_KEY)
+        return None if pod_request is None else Room(pod_request, node_info)
 
     def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict | None:
         pod_request = state.get(PRE_FILTER_STATE_KEY)
