@@ -12,6 +12,9 @@ import { RunStore } from "./store.js";
 
 const STEP_TIMEOUT_MS = 6000;
 const STATE_DELAY_MS = 600;
+// How long a single step's changes (the key, its ack, its batch) wait for its cycle's trace
+// before they are shown anyway.
+const STEP_HOLD_MS = 250;
 
 export class RunController {
   constructor(runId) {
@@ -30,6 +33,8 @@ export class RunController {
     this.stateAt = 0;
     this.detailTimer = null;
     this.lastDetailAt = 0;
+    this.holdUntil = 0; // a single step's cycle is on its way: changes wait for it until then
+    this.holdTimer = null;
     this.viewLoaded = false;
     // The engine state comes over HTTP (pages.run_view): the socket's snapshots leave it out.
     this.socket = new RunSocket(`${urls.runSocket(runId)}?state=0`, this.socketHandlers());
@@ -42,8 +47,24 @@ export class RunController {
     return () => this.listeners.delete(fn);
   }
 
+  /** Tells the listeners. While a single step's trace is on its way (STEP_HOLD_MS at most),
+   *  the changes before it wait: the page draws the step once, not at the key, the ack, the
+   *  batch and the trace (each drawing lays the page out again, and they delay the next). */
   changed() {
+    const wait = this.holdUntil - performance.now();
+    if (wait > 0) {
+      clearTimeout(this.holdTimer);
+      this.holdTimer = setTimeout(() => this.changed(), wait);
+      return;
+    }
+    clearTimeout(this.holdTimer);
     for (const fn of this.listeners) fn(this);
+  }
+
+  /** Changes wait no longer: the step's trace came, or nothing more is coming. */
+  release() {
+    this.holdUntil = 0;
+    this.changed();
   }
 
   say(text, kind = "") {
@@ -177,6 +198,7 @@ export class RunController {
       }
       if (trace && trace.index === undefined) trace.index = index;
       S.remember(trace);
+      this.holdUntil = 0; // whoever waited for it shows it next
       this.inflight.delete(index);
       return trace || null;
     })();
@@ -211,12 +233,12 @@ export class RunController {
   socketHandlers() {
     return {
       open: () => { this.connection = "live"; this.changed(); },
-      close: () => { this.connection = "down"; this.changed(); },
+      close: () => { this.connection = "down"; this.release(); },
       snapshot: (m) => this.onSnapshot(m),
       detail: (cycle) => {
         this.store.remember(cycle);
         this.resolveWaiters();
-        this.changed();
+        this.release();
       },
       batch: (m) => {
         for (const ev of m.events || []) this.onEvent(ev);
@@ -231,6 +253,7 @@ export class RunController {
         }
       },
       error: (m) => {
+        this.holdUntil = 0;
         this.say(m.message || m.detail || "error", "error");
         if (["step", "run", "reset"].includes(m.action)) {
           // The control was refused (busy, finished, forbidden): stop whatever waited on it.
@@ -307,7 +330,10 @@ export class RunController {
         // A single step from the keys: the state refresh of the previous one waits until the
         // stepping pauses, so that it does not hold up this one's cycle and trace.
         clearTimeout(this.stateTimer);
-        if (this.socket.open) this.socket.expectDetail(after + 1, STEP_TIMEOUT_MS);
+        if (this.socket.open) {
+          this.socket.expectDetail(after + 1, STEP_TIMEOUT_MS);
+          this.holdUntil = performance.now() + STEP_HOLD_MS;
+        }
       }
       this.control("step", 1, detail ? { detail: true } : {}).catch((err) => { this.say(err.message, "error"); resolve(false); });
       setTimeout(async () => {
@@ -339,8 +365,9 @@ export class RunController {
     if (this.refuseFinished()) return;
     S.viewIndex = null;
     S.cursor = WHOLE;
+    const stepped = this.stepEngine({ detail: true });
     this.say("Scheduling one cycle…", "busy");
-    const ok = await this.stepEngine({ detail: true });
+    const ok = await stepped;
     if (ok) this.say("");
     else if (this.message.kind !== "error") this.say(S.finished ? "The run has finished." : "No new cycle.");
     this.changed();
@@ -365,9 +392,10 @@ export class RunController {
     } else {
       if (this.refuseFinished()) return;
       S.viewIndex = null;
-      this.say("Scheduling one cycle…", "busy");
       const before = S.latest;
-      await this.stepEngine({ detail: true });
+      const stepped = this.stepEngine({ detail: true });
+      this.say("Scheduling one cycle…", "busy");
+      await stepped;
       if (S.latest > before) this.say("");
       else if (this.message.kind !== "error") this.say("The run has finished.");
       if (S.latest === before) return;

@@ -100,8 +100,17 @@ function renderNodes(cycle) {
 
 let panelAt = 0;
 let panelTimer = null;
+let panelDrawn = [];
 
 function renderPanel(cycle) {
+  const index = S.viewed;
+  const point = S.point !== null ? S.point : S.cursor < WHOLE ? S.cursor : defaultPoint(cycle);
+  const full = Boolean(cycle && S.details.get(index) === cycle);
+  const loading = !full && controller.loading(index);
+  // Most changes (a message, an ack, the connection) leave the panel as it is: its tables
+  // are not drawn again for them.
+  const inputs = [cycle, full, S.cursor, point, controller.focusNode, loading, S.version];
+  if (inputs.every((x, i) => x === panelDrawn[i])) return;
   // While a run streams by, the cycle panel redraws twice a second; the rest every frame.
   const now = performance.now();
   clearTimeout(panelTimer);
@@ -110,12 +119,10 @@ function renderPanel(cycle) {
     return;
   }
   panelAt = now;
-  const index = S.viewed;
-  const point = S.point !== null ? S.point : S.cursor < WHOLE ? S.cursor : defaultPoint(cycle);
-  const full = Boolean(cycle && S.details.get(index) === cycle);
+  panelDrawn = inputs;
   panel.show({
     cycle, full, cursor: S.cursor, point, nodes: S.nodeNames, records: S.history,
-    focusNode: controller.focusNode, loading: !full && controller.loading(index),
+    focusNode: controller.focusNode, loading,
     podMeta: cycle ? S.meta.pods[cycle.pod] : null, weights: S.meta.weights || {},
   });
 }

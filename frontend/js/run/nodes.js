@@ -82,10 +82,12 @@ export class NodeGrid {
     });
   }
 
-  /** models: [{name, resources, pods, verdict, marks, tags, rank, title, unschedulable, search}] */
+  /** models: [{name, resources, pods, verdict, marks, tags, rank, title, unschedulable, search}].
+   *  Drawn at once: the page calls it from its own animation frame, so that the cards and the
+   *  cycle panel are laid out together, not in two frames. */
   update(models) {
     this.models = models;
-    this.render();
+    this.flush();
   }
 
   setFilter(text) {
