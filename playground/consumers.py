@@ -252,7 +252,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         self.run_id = int(self.scope["url_route"]["kwargs"]["pk"])
         self.group = None
         self.withdrawn = False
-        access = await database_sync_to_async(_access)(self.scope.get("user"), self.run_id)
+        access, _ = await database_sync_to_async(_access)(self.scope.get("user"), self.run_id)
         if access is None:
             await self.close(code=CLOSE_REFUSED)  # before accept: the handshake is refused
             return
@@ -303,14 +303,21 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     async def still_allowed(self) -> bool:
         """Access is checked again on every group event and every client message: a run whose
         cluster was unshared (or that was deleted) closes the stream with the reason."""
+        allowed, _ = await self._recheck()
+        return allowed
+
+    async def _recheck(self, trace_of: int | None = None) -> tuple[bool, dict | None]:
+        """still_allowed(), and the trace of cycle `trace_of` read on the same trip to the
+        database (a stepped cycle's: one query less between the step and its detail)."""
         if self.group is None or self.withdrawn:
-            return False
-        access = await database_sync_to_async(_access)(self.scope.get("user"), self.run_id)
+            return False, None
+        access, trace = await database_sync_to_async(_access)(
+            self.scope.get("user"), self.run_id, trace_of)
         if access is None:
             await self.withdraw(ACCESS_WITHDRAWN)
-            return False
+            return False, None
         self.can_control = access
-        return True
+        return True, trace
 
     async def withdraw(self, reason: str) -> None:
         """Close the stream for good, saying why (also the workshop socket's way out)."""
@@ -321,7 +328,15 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     async def run_events(self, message):
         """A committed chunk of the run's task (see playground.run_executor._commit_chunk)."""
         start, end = message["from"], message["to"]
-        if self.cycle_mark is None or not await self.still_allowed():
+        if self.cycle_mark is None:
+            return
+        wanted = self.detail_for
+        stepped = wanted is not None and start <= wanted < end
+        if stepped:
+            allowed, trace = await self._recheck(trace_of=wanted)
+        else:
+            allowed, trace = await self.still_allowed(), None
+        if not allowed:
             return
         if start > self.cycle_mark:  # a message went missing: start over from a snapshot
             await self.send_snapshot()
@@ -334,10 +349,10 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
                          or e.get("late") or e.get("index", mark) >= mark)
         self.cycle_mark = max(mark, end)
         self._kick()
-        wanted = self.detail_for
-        if wanted is not None and start <= wanted < end:
+        if stepped and self.detail_for == wanted:
             self.detail_for = None
-            self._spawn(self._cycle_detail(wanted, asked=False))
+            if trace is not None:  # else the client asks on its own
+                self._spawn(self._stepped_trace(trace))
 
     async def run_reset(self, message):
         if not await self.still_allowed():
@@ -372,19 +387,20 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content)
 
     async def receive_json(self, content, **kwargs):
-        if not await self.still_allowed():
-            return
         action = content.get("action") if isinstance(content, dict) else None
-        if action == "cycle_detail":
-            await self._cycle_detail(content.get("index"))
-        elif action in CONTROLS:
-            if not self.can_control:
-                await self._error(action, "forbidden", "you may watch this run but not drive it")
+        if action in CONTROLS:
+            if self.withdrawn:
                 return
             if action == "step" and content.get("detail") is True:
                 # The step's cycle is the next one: its trace follows its batch unasked.
                 self.detail_for = self.cycle_mark
+            # A control checks the access on its own trip to the database (_control).
             self._spawn(self._control(action, content.get("cycles")))
+            return
+        if not await self.still_allowed():
+            return
+        if action == "cycle_detail":
+            await self._cycle_detail(content.get("index"))
         else:
             await self._error(action, "invalid", f"unknown action {action!r}")
 
@@ -393,18 +409,24 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         self._controls.add(task)
         task.add_done_callback(self._controls.discard)
 
-    async def _cycle_detail(self, index, *, asked: bool = True) -> None:
-        """A cycle's trace; unasked (a step's, sent after its batch), a missing one is no
-        error: the client asks on its own then."""
+    async def _cycle_detail(self, index) -> None:
         if not isinstance(index, int) or isinstance(index, bool):
             await self._error("cycle_detail", "invalid", "index must be an integer", index=index)
             return
         trace = await database_sync_to_async(cycle_detail)(self.run_id, index)
-        if trace is None and asked:
+        if trace is None:
             await self._error("cycle_detail", "not_found", f"no cycle {index} in this run",
                               index=index)
-        if trace is None:
             return
+        await self._send_trace(trace)
+
+    async def _stepped_trace(self, trace: dict) -> None:
+        """A stepped cycle's trace, unasked, after the batch that brings its summary."""
+        if self._flusher is not None:
+            await asyncio.wait({self._flusher})
+        await self._send_trace(trace)
+
+    async def _send_trace(self, trace: dict) -> None:
         async with self._send_lock:  # its parts go out together, not between batches
             for frame in detail_frames(self.shown_trace(trace), self.frame_limit):
                 await self.send_frame(frame)
@@ -417,6 +439,9 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         try:
             summary = await database_sync_to_async(_control)(
                 self.scope.get("user"), self.run_id, action, cycles)
+        except Watcher:
+            self.can_control = False
+            await self._error(action, "forbidden", "you may watch this run but not drive it")
         except PermissionDenied as exc:
             await self._error(action, "forbidden", str(exc))
         except RunBusy as exc:
@@ -424,9 +449,13 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         except ServiceError as exc:
             code = "conflict" if exc.status_code == 409 else "invalid"
             await self._error(action, code, str(exc))
-        except Run.DoesNotExist:
-            await self._error(action, "not_found", "this run no longer exists")
+        except Run.DoesNotExist:  # deleted since the access check
+            await self.withdraw(ACCESS_WITHDRAWN)
         else:
+            if summary is None:
+                await self.withdraw(ACCESS_WITHDRAWN)
+                return
+            self.can_control = True
             await self.send_frame({"type": "ack", "action": action, "run": summary})
 
     async def _error(self, action, code: str, message: str, **extra) -> None:
@@ -436,19 +465,31 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
                                "message": message, **extra})
 
 
-def _access(user, run_id: int) -> bool | None:
-    """None: the user may not see the run; else whether they may drive it."""
-    # Checked on every event and message: only the two owners, none of the run's JSON (its
-    # documents are the whole cluster).
+def _access(user, run_id: int, trace_of: int | None = None) -> tuple[bool | None, dict | None]:
+    """(None: the user may not see the run, else whether they may drive it; the trace of
+    cycle `trace_of` if asked for, seen, and stored)."""
+    # Checked on every event and message: only the two owners, none of the run's JSON.
     run = (runs_visible_to(user).select_related("cluster").only("owner", "cluster__owner")
            .filter(pk=run_id).first())
     if run is None:
+        return None, None
+    trace = cycle_detail(run_id, trace_of) if trace_of is not None else None
+    return run_writable_by(run, user), trace
+
+
+class Watcher(PermissionDenied):
+    """The user may see the run but not drive it."""
+
+
+def _control(user, run_id: int, action: str, cycles) -> dict | None:
+    """The run's summary after the control; None: the user may no longer see the run. The
+    access is checked here, as every client message's is, on the control's own trip to the
+    database (a step waits for one query less)."""
+    run = runs_visible_to(user).select_related("cluster").filter(pk=run_id).first()
+    if run is None:
         return None
-    return run_writable_by(run, user)
-
-
-def _control(user, run_id: int, action: str, cycles) -> dict:
-    run = runs_visible_to(user).select_related("cluster").get(pk=run_id)
+    if not run_writable_by(run, user):
+        raise Watcher()
     if action == "step":
         if cycles is None:
             cycles = 1

@@ -11,7 +11,7 @@ from channels.layers import get_channel_layer
 
 from playground import run_executor
 from playground.consumers import ACCESS_WITHDRAWN, CLOSE_REFUSED
-from playground.models import Cluster
+from playground.models import Cluster, Run
 from tests.helpers import make_user, new_run
 from tests.test_consumer_runs import TIMEOUT, Socket, headers
 
@@ -67,6 +67,42 @@ def test_a_request_after_unsharing_closes_with_the_reason():
         await sock.snapshot()
         await database_sync_to_async(_unshare)(run)
         await sock.send({"action": "cycle_detail", "index": 0})
+        return await _closed_with(sock)
+
+    closed = async_to_sync(scenario)()
+    assert closed["code"] == CLOSE_REFUSED and closed["reason"] == ACCESS_WITHDRAWN
+
+
+@pytest.mark.parametrize("action", ["step", "pause"])
+def test_a_control_after_unsharing_closes_with_the_reason(action):
+    # A control checks the access on its own trip to the database, not before it.
+    alice, bob = make_user("alice"), make_user("bob")
+    run = new_run(alice, shared=True)
+    h_bob = headers(bob)
+
+    async def scenario():
+        sock = Socket(run.pk, h_bob)
+        await sock.connect()
+        await sock.snapshot()
+        await database_sync_to_async(_unshare)(run)
+        await sock.send({"action": action, "cycles": 1, "detail": True})
+        return await _closed_with(sock)
+
+    closed = async_to_sync(scenario)()
+    assert closed["code"] == CLOSE_REFUSED and closed["reason"] == ACCESS_WITHDRAWN
+
+
+def test_a_step_on_a_deleted_run_closes_with_the_reason():
+    alice = make_user("alice")
+    run = new_run(alice)
+    h_alice = headers(alice)
+
+    async def scenario():
+        sock = Socket(run.pk, h_alice)
+        await sock.connect()
+        await sock.snapshot()
+        await database_sync_to_async(Run.objects.filter(pk=run.pk).delete)()
+        await sock.send({"action": "step", "cycles": 1})
         return await _closed_with(sock)
 
     closed = async_to_sync(scenario)()

@@ -307,9 +307,13 @@ def test_a_page_reading_the_state_over_http_gets_snapshots_without_it_and_its_st
     first, pushed, again, frames = run_scenario(scenario)
     assert "state" not in first and "state" not in again
     assert first["run"]["cycle_count"] == 0 and again["run"]["cycle_count"] == 0
-    # The stepped cycle's trace came unasked; the step without `detail` brought none.
+    # The stepped cycle's trace came unasked, after the batch with its summary; the step
+    # without `detail` brought none.
     assert pushed["cycle"] == ref["cycles"][0]
     assert [f["cycle"]["index"] for f in frames if f["type"] == "cycle_detail"] == [0]
+    summary = next(f["seq"] for f in frames if f["type"] == "batch" and any(
+        e["kind"] == "cycle" and e["index"] == 0 for e in f["events"]))
+    assert summary < pushed["seq"]
 
 
 def test_a_busy_run_answers_with_an_error_frame(alice, monkeypatch):
