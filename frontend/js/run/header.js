@@ -8,6 +8,16 @@ export function historyLabel(index, latest, time, inHistory) {
   return `cycle #${index} of ${range}${time !== null ? ` · t=${fmtTime(time)}` : ""}${inHistory ? " · history" : " · latest"}`;
 }
 
+/** Writes only what changed: setting a text, even the same one, lays the page out again. */
+function setText(id, text) {
+  const node = $(id);
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setClass(node, cls) {
+  if (node.className !== cls) node.className = cls;
+}
+
 export class RunHeader {
   constructor() {
     this.msg = $("#run-msg");
@@ -16,18 +26,16 @@ export class RunHeader {
   update(controller) {
     const S = controller.store;
     const status = S.run ? S.run.status : "";
-    const pill = $("#run-status");
-    pill.textContent = status;
-    pill.className = `status-pill ${status}`;
-    $("#stat-cycles").textContent = String(S.latest + 1);
-    $("#stat-time").textContent = fmtTime(S.state ? S.state.time : (S.run ? S.run.virtual_time : 0));
+    setText("#run-status", status);
+    setClass($("#run-status"), `status-pill ${status}`);
+    setText("#stat-cycles", String(S.latest + 1));
+    setText("#stat-time", fmtTime(S.state ? S.state.time : (S.run ? S.run.virtual_time : 0)));
     const values = Object.values(S.state ? S.state.bindings || {} : {});
-    $("#stat-bound").textContent = String(values.filter(Boolean).length);
-    $("#stat-pending").textContent = String(values.filter((v) => !v).length);
-    const conn = $("#conn");
+    setText("#stat-bound", String(values.filter(Boolean).length));
+    setText("#stat-pending", String(values.filter((v) => !v).length));
     const live = controller.connection === "live";
-    conn.textContent = live ? "live" : controller.connection === "down" ? "reconnecting…" : "connecting…";
-    conn.className = `conn${live ? " live" : controller.connection === "down" ? " down" : ""}`;
+    setText("#conn", live ? "live" : controller.connection === "down" ? "reconnecting…" : "connecting…");
+    setClass($("#conn"), `conn${live ? " live" : controller.connection === "down" ? " down" : ""}`);
     const m = S.run && S.run.error ? { text: S.run.error, kind: "error" } : controller.message;
     if (this.msg.textContent !== m.text || this.msg.className !== `status ${m.kind || ""}`.trim()) setStatus(this.msg, m.text, m.kind);
 
@@ -40,10 +48,12 @@ export class RunHeader {
     const index = S.viewed;
     const cycle = S.cycle(index);
     const slider = $("#history");
-    slider.max = String(Math.max(0, S.latest));
+    const max = String(Math.max(0, S.latest));
+    if (slider.max !== max) slider.max = max;
     slider.disabled = S.latest < 0;
-    slider.value = String(Math.max(0, index));
-    $("#history-label").textContent = historyLabel(index, S.latest, cycle ? cycle.time : null, S.inHistory);
+    const value = String(Math.max(0, index));
+    if (slider.value !== value) slider.value = value;
+    setText("#history-label", historyLabel(index, S.latest, cycle ? cycle.time : null, S.inHistory));
     $("#history-box").classList.toggle("past", S.inHistory);
     $("#btn-live").disabled = !S.inHistory;
   }

@@ -16,14 +16,21 @@ export function nodeTitle(name, m) {
     "taints:", ...(taints.length ? taints : ["  (none)"])].filter(Boolean).join("\n");
 }
 
-// A node's tags (zone, custom labels, taints, local volumes) per meta entry: they change only
-// with the run's objects, not at each step.
+// A node's tags (zone, custom labels, taints, local volumes) and tooltip per meta entry: they
+// change only with the run's objects, not at each step.
 const tagCache = new WeakMap();
+const titleCache = new WeakMap();
 
 function tagsOf(m) {
   if (!m) return [];
   if (!tagCache.has(m)) tagCache.set(m, nodeTags({ ...m, unschedulable: false }));
   return tagCache.get(m);
+}
+
+function titleOf(name, m) {
+  if (!m) return name;
+  if (!titleCache.has(m)) titleCache.set(m, nodeTitle(name, m));
+  return titleCache.get(m);
 }
 
 /** Verdicts per node. While a run streams by, only the selected node (the rest would
@@ -87,7 +94,7 @@ export function nodeModels(store, cycle, { running = false, search = new Map() }
       name, resources: at.resources, pods, verdict, marks, tags: tagsOf(m), rank: running ? 0 : verdictRank(verdict),
       unschedulable: Boolean(m && m.unschedulable),
       get title() {
-        return `${nodeTitle(name, m)}${verdict && verdict.title ? `\n\n${verdict.title}` : ""}\npods: ${at.pods.map((p) => p.pod).join(", ") || "(none)"}`;
+        return `${titleOf(name, m)}${verdict && verdict.title ? `\n\n${verdict.title}` : ""}\npods: ${at.pods.map((p) => p.pod).join(", ") || "(none)"}`;
       },
       search: search.get(name) || name,
     };

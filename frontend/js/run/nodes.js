@@ -51,7 +51,8 @@ function cardParts(vm) {
   const v = vm.verdict || {};
   const score = v.score !== undefined ? ` <span class="score">${esc(v.score)}</span>` : "";
   return [
-    `<span class="name">${esc(vm.name)}</span><span class="verdict">${esc(v.text || "")}${score}</span>`,
+    esc(vm.name),
+    `${esc(v.text || "")}${score}`,
     esc(vm.marks || ""),
     tagsHtml(vm.tags),
     resourceRows(vm.resources),
@@ -59,7 +60,16 @@ function cardParts(vm) {
   ];
 }
 
-const PART_TAGS = [["header", ""], ["div", "marks"], ["div", "tags"], ["div", "res"], ["div", "pods"]];
+// [tag, class, inside the card's header]: the name and the verdict are apart, so that a new
+// verdict leaves the name's element alone.
+const PART_TAGS = [["span", "name", true], ["span", "verdict", true], ["div", "marks"], ["div", "tags"], ["div", "res"], ["div", "pods"]];
+
+/** Markup without a tag or an entity is its own text: set as text, no HTML parser (a step
+ *  sets 500 verdicts). */
+function setMarkup(part, markup) {
+  if (/[<&]/.test(markup)) part.innerHTML = markup;
+  else part.textContent = markup;
+}
 
 export class NodeGrid {
   constructor(container, { onSelect } = {}) {
@@ -112,10 +122,12 @@ export class NodeGrid {
         el.tabIndex = 0;
         el.setAttribute("role", "listitem");
         el.dataset.name = vm.name;
-        const parts = PART_TAGS.map(([tag, cls]) => {
+        const header = document.createElement("header");
+        const parts = PART_TAGS.map(([tag, cls, inHeader]) => {
           const part = document.createElement(tag);
-          if (cls) part.className = cls;
-          el.append(part);
+          part.className = cls;
+          (inHeader ? header : el).append(part);
+          if (inHeader && !header.parentNode) el.append(header);
           return part;
         });
         entry = { el, parts, html: PART_TAGS.map(() => null), cls: null, rank: null, hidden: null, title: null, label: null };
@@ -142,7 +154,7 @@ export class NodeGrid {
         entry.el.setAttribute("aria-label", label);
       }
       html.forEach((markup, k) => {
-        if (entry.html[k] !== markup) entry.parts[k].innerHTML = entry.html[k] = markup;
+        if (entry.html[k] !== markup) setMarkup(entry.parts[k], entry.html[k] = markup);
       });
     }
     for (const [name, entry] of this.cards) {

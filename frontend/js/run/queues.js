@@ -57,7 +57,7 @@ export class QueuesView {
     const html = list.length
       ? list.slice(0, MAX_ROWS).map(render).join("") + (list.length > MAX_ROWS ? `<li class="empty">… ${list.length - MAX_ROWS} more</li>` : "")
       : '<li class="empty">empty</li>';
-    target.count.textContent = String(list.length);
+    if (target.count.textContent !== String(list.length)) target.count.textContent = String(list.length);
     if (this.sigs[name] === html) return;
     this.sigs[name] = html;
     target.ol.innerHTML = html;
