@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.browser.helpers import api_post, cluster_id, csrf, screenshot
@@ -57,13 +58,18 @@ def step_cycles(pg, count: int, start: int = 0) -> None:
 
 def why_pending(pg) -> str:
     """Explain the head of the unschedulable queue, or of activeQ."""
-    for queue in ("unschedulablePods", "activeQ"):
-        item = pg.locator(f'.queue[data-queue="{queue}"] li[data-pod]').first
-        if item.count():
-            pod = item.get_attribute("data-pod")
-            # By name: a state refresh may redraw the queue between reading and clicking.
-            pg.locator(f'.queue li[data-pod="{pod}"]').first.click()
-            return pod
+    for _ in range(5):
+        for queue in ("unschedulablePods", "activeQ"):
+            item = pg.locator(f'.queue[data-queue="{queue}"] li[data-pod]').first
+            if item.count():
+                pod = item.get_attribute("data-pod")
+                # By name: a state refresh may redraw the queue between reading and clicking,
+                # even without that pod (it was placed since): then the queue is read again.
+                try:
+                    pg.locator(f'.queue li[data-pod="{pod}"]').first.click(timeout=3_000)
+                except PlaywrightTimeoutError:
+                    break
+                return pod
     raise AssertionError("no pod in the queues")
 
 
