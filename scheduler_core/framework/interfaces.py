@@ -73,6 +73,10 @@ class PreFilterPlugin(Plugin):
 
 
 class FilterPlugin(Plugin):
+    # Filter looks at the node alone, never at the pods on it: its verdict on a node holds
+    # whatever pods come and go there (preemption and nominated pods lean on it).
+    NODE_ONLY = False
+
     def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:
         raise NotImplementedError
 

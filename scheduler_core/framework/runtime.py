@@ -180,6 +180,7 @@ class Framework:
         self.bind_plugins: list[BindPlugin] = by["bind"]
         self.post_bind_plugins = by["postBind"]
         self.extensions = {p.name(): p.pre_filter_extensions() for p in self.pre_filter_plugins}
+        self._sums_filters: dict[frozenset, object] = {}
 
     # --- queue -----------------------------------------------------------------------------
     def run_pre_enqueue_plugins(self, pod: PodInfo, gates: list | None = None) -> Status | None:
@@ -308,6 +309,28 @@ class Framework:
         if added and status.is_success():
             status = self.run_filter_plugins(state, pod, node_info, rec)
         return status
+
+    def sums_filter(self, skip) -> object | None:
+        """The running Filter plugin that alone looks at a node's pods, when it judges them by
+        their summed requests (it offers `room(state, node_info)`): every other running one
+        looks at the node alone and no running PreFilter extension follows pods added or
+        removed. None otherwise. `skip`: the Filter plugins the cycle's PreFilter skipped."""
+        skip = frozenset(skip)
+        if skip not in self._sums_filters:
+            self._sums_filters[skip] = self._find_sums_filter(skip)
+        return self._sums_filters[skip]
+
+    def _find_sums_filter(self, skip: frozenset):
+        found = None
+        for pl in self.filter_plugins:
+            if (pl.NAME or pl.name()) in skip or getattr(pl, "NODE_ONLY", False):
+                continue
+            if found is not None or not hasattr(pl, "room"):
+                return None
+            found = pl
+        if any(ext is not None and name not in skip for name, ext in self.extensions.items()):
+            return None
+        return found
 
     def _add_nominated_pods(self, state, pod, node_info, nominated):
         to_add = nominated_to_add(pod, nominated)

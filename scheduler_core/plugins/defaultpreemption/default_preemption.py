@@ -27,9 +27,6 @@ PREEMPT_NEVER = "Never"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 NO_VICTIMS = "No preemption victims found for incoming pod"
-# Filter plugins whose verdict depends on the node alone, never on the pods running there.
-NODE_ONLY_FILTERS = frozenset((names.NODE_UNSCHEDULABLE, names.NODE_NAME,
-                               names.TAINT_TOLERATION, names.NODE_AFFINITY))
 
 
 class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
@@ -40,7 +37,6 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         self.min_candidate_nodes_percentage = args["minCandidateNodesPercentage"]
         self.min_candidate_nodes_absolute = args["minCandidateNodesAbsolute"]
         self.evaluator = Evaluator(NAME, handle, self)
-        self._fit_alone: dict[frozenset, object] = {}   # skipped Filter plugins -> _fit_alone
 
     # PostFilter -------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: PodInfo, node_to_status):
@@ -145,14 +141,12 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         return victims, num_violating, Status()
 
     def _deciding_fit(self, fwk, state: CycleState, pod: PodInfo, node_info: NodeInfo):
-        """NodeResourcesFit when it alone can change its mind as pods leave and come back to
-        this node: every other running Filter plugin looks at the node only, no running plugin
-        has AddPod/RemovePod to call, and no pod at least as important is nominated here.
-        Then reprieving a pod needs only its Filter, with the same results."""
-        skip = frozenset(state.skip_filter_plugins)
-        if skip not in self._fit_alone:
-            self._fit_alone[skip] = _fit_alone(fwk, skip)
-        fit = self._fit_alone[skip]
+        """NodeResourcesFit (the Framework's sums_filter) when it alone can change its mind
+        as pods leave and come back to this node: every other running Filter plugin looks at
+        the node only, no running plugin has AddPod/RemovePod to call, and no pod at least as
+        important is nominated here. Then reprieving a pod needs only its sums, with the same
+        results."""
+        fit = fwk.sums_filter(state.skip_filter_plugins)
         if fit is None or nominated_to_add(pod, self.handle.nominated_pods_for_node(
                 node_info.name)):
             return None
@@ -180,23 +174,6 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         # Preemption is synchronous here: the plugin never rejects a pod at PreEnqueue or
         # Filter, so no event can make it change its mind (EventsToRegister returns nil).
         return set()
-
-
-def _fit_alone(fwk, skip: frozenset):
-    """NodeResourcesFit when, with the `skip`ped plugins left out, it is the only running
-    Filter plugin that looks at the node's pods and no running plugin has AddPod/RemovePod."""
-    fit = None
-    for pl in fwk.filter_plugins:
-        name = pl.NAME or pl.name()
-        if name == names.NODE_RESOURCES_FIT:
-            fit = pl
-        elif name not in skip and name not in NODE_ONLY_FILTERS:
-            return None
-    if fit is None or names.NODE_RESOURCES_FIT in skip:
-        return None
-    if any(ext is not None and name not in skip for name, ext in fwk.extensions.items()):
-        return None
-    return fit
 
 
 def filter_pods_with_pdb_violation(pods: list[PodInfo], pdbs: list[dict]):

@@ -147,6 +147,7 @@ class _PreScoreState:
 class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions,
                    EnqueueExtensions):
     NAME = NAME
+    NODE_ONLY = True
 
     def __init__(self, added_node_selector=None, added_pref_terms=None):
         self.added_node_selector = added_node_selector

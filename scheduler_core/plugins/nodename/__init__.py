@@ -19,6 +19,7 @@ def fits(pod: PodInfo, node_info: NodeInfo) -> bool:
 
 class NodeName(FilterPlugin, EnqueueExtensions):
     NAME = NAME
+    NODE_ONLY = True
 
     # Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:

@@ -26,6 +26,7 @@ def tolerates_unschedulable(pod: PodInfo) -> bool:
 
 class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
     NAME = NAME
+    NODE_ONLY = True
 
     # Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: PodInfo, node_info: NodeInfo) -> Status | None:

@@ -55,6 +55,7 @@ def _untolerated_reason(taints: list, pod: PodInfo) -> str | None:
 class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions,
                       EnqueueExtensions):
     NAME = NAME
+    NODE_ONLY = True
 
     # Filter
 
