@@ -79,7 +79,7 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
         order = np.arange(size)
         if start:
             order = np.concatenate((order[start:], order[:start]))
-        run_two_pass = _TwoPass(fwk, state, pod, cols, nominator, verdicts)
+        run_two_pass = _TwoPass(fwk, state, pod, cols, nominator, verdicts, first)
         if vectorized:
             decided = _decide_two_pass(first, order, start, to_find, two_pass, run_two_pass)
             visited, rows, rejected = _search_vectorized(verdicts, first, order, to_find, decided)
@@ -120,21 +120,46 @@ def _two_pass_rows(pod, cols, nominator, nominated_nodes) -> list[int]:
 class _TwoPass:
     """RunFilterPluginsWithNominatedPods on one row: (the index of the plugin that rejected
     the node, its status), or None when it passes. An error ends the cycle, as in the
-    per-node loop."""
+    per-node loop. `first` holds each row's first rejection by a vectorized plugin."""
 
-    def __init__(self, fwk, state, pod, cols, nominator, verdicts):
+    def __init__(self, fwk, state, pod, cols, nominator, verdicts, first):
         self.fwk, self.state, self.pod, self.cols = fwk, state, pod, cols
-        self.nominator = nominator
+        self.nominator, self.verdicts, self.first = nominator, verdicts, first
         self.index = {name: index for index, (name, _, _) in enumerate(verdicts)}
+        self.slow = [(index, name, pl) for index, (name, verdict, pl) in enumerate(verdicts)
+                     if verdict is None]
+        self.sums = fwk.sums_filter(state.skip_filter_plugins)
 
     def __call__(self, row: int):
+        node_info = self.cols.node_infos[row]
+        room = self.sums.room(self.state, node_info) if self.sums is not None else None
+        if room is not None:
+            return self._on_sums(row, node_info, room)
         status = self.fwk.run_filter_plugins_with_nominated_pods(
-            self.state, self.pod, self.cols.node_infos[row], self.nominator)
+            self.state, self.pod, node_info, self.nominator)
         if status.code == Code.SUCCESS:
             return None
         if status.code == Code.ERROR:
             raise SchedulingError(status)
         return self.index[status.plugin], status
+
+    def _on_sums(self, row: int, node_info, room):
+        """Both passes when one plugin alone looks at the node's pods, by their sums: with
+        the nominated pods, the others' verdicts are the node's own and that plugin's is on
+        the sums they add up to; then, if the node passed, the plain Filter."""
+        for nominated in nominated_to_add(self.pod, self.nominator(node_info.name)):
+            room.add(nominated)
+        for index, (name, verdict, pl) in enumerate(self.verdicts):
+            if pl is self.sums:
+                status = room.status()
+            elif verdict is not None:
+                status = verdict.status(row, name) if verdict.kinds[row] else None
+            else:
+                status = pl.filter(self.state, self.pod, node_info)
+            if status is not None and status.code != Code.SUCCESS:
+                return index, _as_filter_status(name, status)
+        return _first_stop(self.verdicts, self.slow, self.first[row], row, self.state,
+                           self.pod, node_info)
 
 
 def _decide_two_pass(first, order, start, to_find, rows, run_two_pass) -> dict:

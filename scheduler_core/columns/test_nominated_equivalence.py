@@ -2,7 +2,8 @@
 
 Preemptors of random priorities nominate themselves to nodes while lower-priority pods run
 there; later cycles then filter with those nominations (RunFilterPluginsWithNominatedPods), on
-the columns everywhere but on the nodes where pods at least as important are nominated. Whole
+the columns everywhere but on the nodes where pods at least as important are nominated, and
+there on NodeResourcesFit's sums when it alone looks at the nodes' pods. Whole
 runs must give the same bindings, outcomes, messages and JSON trace on both paths, with and
 without Score plugins (without them the search stops at the first feasible node, so whether
 a nominated node is reached at all matters).
@@ -56,6 +57,14 @@ def cluster(draw):
             # Nominated already (an earlier scheduler's preemption): counts from the start.
             node = draw(st.sampled_from(node_list))["metadata"]["name"]
             manifest["status"] = {"nominatedNodeName": node}
+    if draw(st.booleans()):
+        # Without spread, anti-affinity or host ports, NodeResourcesFit alone looks at the
+        # nodes' pods: the nominated pods are then added up on its sums.
+        for manifest in running + pending:
+            spec = manifest["spec"]
+            spec.pop("topologySpreadConstraints", None)
+            (spec.get("affinity") or {}).pop("podAntiAffinity", None)
+            spec["containers"][0].pop("ports", None)
     return node_list, running + pending
 
 

@@ -153,9 +153,9 @@ def fits(pod: PodInfo, node_info: NodeInfo) -> list[InsufficientResource]:
 
 
 class Room:
-    """What fitsRequest sees of a node while pods come back to it one at a time (preemption's
-    reprieves): its allocatable, what its pods request and how many they are, kept as sums
-    instead of adding each pod to a copy of the node and filtering it again."""
+    """What fitsRequest sees of a node while pods come to it (preemption's reprieves, the pods
+    nominated there): its allocatable, what its pods request and how many they are, kept as
+    sums instead of adding each pod to a copy of the node and filtering it again."""
 
     __slots__ = ("alloc", "count", "pod_request", "used")
 
@@ -164,16 +164,36 @@ class Room:
         self.alloc, self.used = node_info.allocatable, node_info.requested.clone()
         self.count = len(node_info.pods)
 
-    def take(self, pod: PodInfo) -> bool:
-        """Puts `pod` back on the node if the incoming pod still fits with it there; whether
-        it did (NodeInfo.AddPod accounts its requests so)."""
+    def add(self, pod: PodInfo) -> None:
+        """`pod` joins the node's pods (NodeInfo.AddPod accounts its requests so)."""
         self.used.add(pod.requests)
         self.count += 1
+
+    def take(self, pod: PodInfo) -> bool:
+        """Puts `pod` back on the node if the incoming pod still fits with it there; whether
+        it did."""
+        self.add(pod)
         if not _insufficient(self.pod_request, self.alloc, self.used, self.count):
             return True
         self.used.add(pod.requests, -1)
         self.count -= 1
         return False
+
+    def status(self) -> Status | None:
+        """Filter's verdict on the node as the room holds it."""
+        return _filter_status(_insufficient(self.pod_request, self.alloc, self.used,
+                                            self.count))
+
+
+def _filter_status(insufficient: list[InsufficientResource]) -> Status | None:
+    """Filter's verdict from what the node lacks."""
+    if not insufficient:
+        return None
+    # A request larger than the whole node cannot be helped by preempting pods there.
+    code = Code.UNSCHEDULABLE
+    if any(r.unresolvable for r in insufficient):
+        code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+    return Status(code, *(r.reason for r in insufficient))
 
 
 # Bits of a node's reason code in filter_vector: which resources are short, in fitsRequest's
@@ -274,14 +294,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
         if pod_request is None:
             return Status.as_error(
                 f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
-        insufficient = fits_request(pod_request, node_info)
-        if not insufficient:
-            return None
-        # A request larger than the whole node cannot be helped by preempting pods there.
-        code = Code.UNSCHEDULABLE
-        if any(r.unresolvable for r in insufficient):
-            code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
-        return Status(code, *(r.reason for r in insufficient))
+        return _filter_status(fits_request(pod_request, node_info))
 
     def room(self, state: CycleState, node_info: NodeInfo) -> Room | None:
         """The node's Room for the pod this cycle's PreFilter measured (None without it)."""
