@@ -271,14 +271,17 @@ class Framework:
         return result, returned, with_nodes
 
     def run_filter_plugins(self, state: CycleState, pod: PodInfo, node_info: NodeInfo,
-                           rec=None) -> Status:
+                           rec=None, room=None) -> Status:
+        """`room`, when given, is the node as the sums_filter plugin sees it (the pods it holds
+        differ from node_info's): that plugin filters on it, the others on node_info."""
         skip = state.skip_filter_plugins
         trail = [] if rec is not None else None
+        on_sums = self.sums_filter(skip) if room is not None else None
         for pl in self.filter_plugins:
             name = pl.NAME or pl.name()
             if name in skip:
                 continue
-            status = pl.filter(state, pod, node_info)
+            status = pl.filter(state, pod, node_info) if pl is not on_sums else room.status()
             if status is None or status.code == Code.SUCCESS:
                 if trail is not None:
                     trail.append((name, None))

@@ -71,16 +71,22 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         """
         fwk = self.handle.framework
         fit = self._deciding_fit(fwk, state, pod, node_info)
+        # When only NodeResourcesFit can change its mind, pods leave and come back on its
+        # sums; the node itself is left as it is, the other plugins' verdicts hold for it.
+        room = fit.room(state, node_info) if fit is not None else None
 
         def remove(victim: PodInfo) -> Status:
+            if room is not None:
+                room.drop(victim)   # one of node_info.pods: no running plugin keeps state
+                return Status()
             if not node_info.remove_pod(victim):
                 return Status.as_error(f"no corresponding pod {victim.name} in pods of node "
                                        f"{node_info.name}")
-            if fit is not None:
-                return Status()  # no running plugin keeps state on the node's pods
             return fwk.run_pre_filter_extension_remove_pod(state, pod, victim, node_info)
 
         def filter_status() -> Status:
+            if room is not None:   # no pod at least as important is nominated here
+                return fwk.run_filter_plugins(state, pod, node_info, room=room)
             return fwk.run_filter_plugins_with_nominated_pods(
                 state, pod, node_info, nominator=self.handle.nominated_pods_for_node)
 
@@ -102,13 +108,10 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         potential.sort(key=importance_key)
         violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
         victims: list[PodInfo] = []
-        # Once the other plugins passed the node with every victim removed, only
-        # NodeResourcesFit can decide (when `fit` is set): the pods come back as sums.
-        room = fit.room(state, node_info) if fit is not None else None
 
         def reprieve(candidate: PodInfo):
             """(still fits with the pod back, error Status or None)."""
-            if room is not None:
+            if room is not None:   # the other plugins passed the node already
                 if room.take(candidate):
                     return True, None
                 victims.append(candidate)

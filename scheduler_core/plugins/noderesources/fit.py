@@ -169,14 +169,18 @@ class Room:
         self.used.add(pod.requests)
         self.count += 1
 
+    def drop(self, pod: PodInfo) -> None:
+        """`pod` leaves the node (NodeInfo.RemovePod)."""
+        self.used.add(pod.requests, -1)
+        self.count -= 1
+
     def take(self, pod: PodInfo) -> bool:
         """Puts `pod` back on the node if the incoming pod still fits with it there; whether
         it did."""
         self.add(pod)
         if not _insufficient(self.pod_request, self.alloc, self.used, self.count):
             return True
-        self.used.add(pod.requests, -1)
-        self.count -= 1
+        self.drop(pod)
         return False
 
     def status(self) -> Status | None:
