@@ -10,17 +10,10 @@ a nominated node is reached at all matters).
 """
 from __future__ import annotations
 
-import copy
-import io
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scheduler_core.build import build_scheduler
-from scheduler_core.columns import PATH_ENV
-from scheduler_core.columns.test_equivalence import nodes, pods
-from scheduler_core.loader import Cluster
-from scheduler_core.observe import OutcomeObserver, TraceObserver
+from scheduler_core.columns.test_equivalence import nodes, pods, run
 
 # Only Filter plugins decide: numFeasibleNodesToFind is then 1.
 FILTER_ONLY = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
@@ -68,20 +61,6 @@ def cluster(draw):
     return node_list, running + pending
 
 
-def run(monkeypatch, path, node_list, manifests, config, trace):
-    monkeypatch.setenv(PATH_ENV, path)
-    observer = TraceObserver() if trace else OutcomeObserver()
-    sched = build_scheduler(Cluster(nodes=copy.deepcopy(node_list),
-                                    pods=copy.deepcopy(manifests)), config, observer=observer,
-                            seed=3)
-    sched.run()
-    if trace:
-        out = io.StringIO()
-        observer.write_json(out, {})
-        return sched.bindings, out.getvalue()
-    return sched.bindings, observer.to_list()
-
-
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.function_scoped_fixture])
@@ -89,6 +68,6 @@ def run(monkeypatch, path, node_list, manifests, config, trace):
 def test_a_run_with_preemptions_and_nominations_is_the_same_on_both_paths(monkeypatch, drawn,
                                                                          config, trace):
     node_list, manifests = drawn
-    reference = run(monkeypatch, "reference", node_list, manifests, config, trace)
-    vector = run(monkeypatch, "vector", node_list, manifests, config, trace)
+    reference = run(monkeypatch, "reference", node_list, manifests, trace, config, seed=3)
+    vector = run(monkeypatch, "vector", node_list, manifests, trace, config, seed=3)
     assert vector == reference
