@@ -1,5 +1,6 @@
-"""The run view with the 500-node fixture: every card drawn, a cycle stepped promptly, and
-cards that did not change left alone."""
+"""The run view with the 500-node fixture: it opens on the map, every card is drawn when the
+cards are asked for, a cycle is stepped promptly, and cards that did not change are left
+alone."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ def test_500_nodes_stay_responsive(page):
     run = api_post(page, "/api/runs/", {"cluster": cluster_id(page, "scale-500"), "seed": 3})
     page.goto(f"/runs/{run['id']}/")
     expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("canvas.node-map")).to_have_attribute("data-drawn", "500", timeout=30_000)
+    expect(page.locator("#nodes-grid")).to_be_hidden()
+    page.get_by_role("button", name="Show nodes as cards").click()
     expect(page.locator("#nodes-grid .node")).to_have_count(500, timeout=30_000)
     expect(page.locator("#node-count")).to_have_text("500")
 

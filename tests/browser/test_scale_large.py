@@ -158,6 +158,9 @@ def test_500_nodes_stepping_history_and_why(page):
     sizes = watch_frames(page)
     page.goto(f"/runs/{run['id']}/")
     expect(page.locator("#conn")).to_have_text("live", timeout=30_000)
+    # Over 200 nodes the view opens on the map; the cards are a click away.
+    expect(page.locator("canvas.node-map")).to_have_attribute("data-drawn", "500", timeout=30_000)
+    page.get_by_role("button", name="Show nodes as cards").click()
     expect(page.locator("#nodes-grid .node")).to_have_count(500, timeout=30_000)
     step_cycles(page, 4)
     expect(page.locator("#history-label")).to_have_text(re.compile(r"^cycle #3 of #0–#3 .*latest$"))
@@ -180,9 +183,10 @@ def test_500_nodes_stepping_history_and_why(page):
     page.keyboard.press("l")
     pod = why_pending(page)
     expect(page.locator("#why-result")).to_contain_text(pod, timeout=30_000)
-    # The map is a click away for a small cluster too.
+    # And back to the map.
     page.get_by_role("button", name="Show nodes as a map").click()
     expect(page.locator("canvas.node-map")).to_have_attribute("data-drawn", "500")
+    screenshot(page, "run-view-500-map.png", full_page=False)
     page.get_by_role("button", name="Show nodes as cards").click()
     expect(page.locator("#nodes-grid")).to_be_visible()
     assert max(sizes)[0] <= KB64, f"largest frame: {max(sizes)}"
