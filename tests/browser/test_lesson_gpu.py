@@ -46,7 +46,10 @@ def run_to_end(page, run: int) -> dict:
     page.select_option("#speed", "0")
     page.locator("body").press("Space")
     expect(page.locator("#run-status")).to_have_text("finished", timeout=60_000)
-    return page.request.get(f"/api/runs/{run}/state/").json()["bindings"]
+    bindings = page.request.get(f"/api/runs/{run}/state/").json()["bindings"]
+    # The header's counts follow with the run's last state, a moment after its status.
+    expect(page.locator("#stat-bound")).to_have_text(str(sum(map(bool, bindings.values()))))
+    return bindings
 
 
 def test_gpu_lesson_walk_check_change_rerun(page):
@@ -126,6 +129,8 @@ def test_gpu_lesson_walk_check_change_rerun(page):
     expect(page.locator("#cycle-title")).to_have_text(f"Cycle #{gpu_cycle}")
     expect(page.locator("#history-label")).to_contain_text("history")
     expect(page.locator("table.scores")).to_be_visible()
+    # From the top: a full-page capture of a scrolled page draws the sticky run bar mid-page.
+    page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "run-view.png", full_page=True)
 
     # The profile editor: bin-pack with NodeResourcesFit (MostAllocated) and weigh it more.

@@ -142,6 +142,9 @@ def test_5000_nodes_map_stepping_history_and_why(page, large_cluster):
     page.keyboard.press("Escape")
     page.mouse.move(0, 0)
     page.evaluate("window.scrollTo(0, 0)")
+    # The header and the queues count the four cycles run (the fourth walked to Filter).
+    expect(page.locator("#stat-bound")).to_have_text("4")
+    expect(page.locator('.queue[data-queue="activeQ"] [data-count]')).to_have_text("996")
     screenshot(page, "run-view-5000-map.png", full_page=False)
 
     pod = why_pending(page)
