@@ -24,6 +24,14 @@ def _unshare(run):
     Cluster.objects.filter(pk=run.cluster_id).update(shared=False)
 
 
+async def _watching(run, h) -> Socket:
+    """A socket on the run, connected and past its first snapshot."""
+    sock = Socket(run.pk, h)
+    await sock.connect()
+    await sock.snapshot()
+    return sock
+
+
 async def _closed_with(sock) -> dict:
     """The next output after any frames already queued: must be the close."""
     while True:
@@ -68,9 +76,7 @@ def test_a_message_after_unsharing_closes_with_the_reason(message):
     h_bob = headers(bob)
 
     async def scenario():
-        sock = Socket(run.pk, h_bob)
-        await sock.connect()
-        await sock.snapshot()
+        sock = await _watching(run, h_bob)
         await database_sync_to_async(_unshare)(run)
         await sock.send(message)
         return await _closed_with(sock)
@@ -85,9 +91,7 @@ def test_a_step_on_a_deleted_run_closes_with_the_reason():
     h_alice = headers(alice)
 
     async def scenario():
-        sock = Socket(run.pk, h_alice)
-        await sock.connect()
-        await sock.snapshot()
+        sock = await _watching(run, h_alice)
         await database_sync_to_async(Run.objects.filter(pk=run.pk).delete)()
         await sock.send({"action": "step", "cycles": 1})
         return await _closed_with(sock)
@@ -102,9 +106,7 @@ def test_the_owner_keeps_watching_after_unsharing():
     h_alice = headers(alice)
 
     async def scenario():
-        sock = Socket(run.pk, h_alice)
-        await sock.connect()
-        await sock.snapshot()
+        sock = await _watching(run, h_alice)
         await database_sync_to_async(_unshare)(run)
         await get_channel_layer().group_send(run_executor.group_name(run.pk), {
             "type": "run.events", "run": run.pk, "from": 0, "to": 0,
@@ -122,9 +124,7 @@ def test_a_deeply_nested_message_is_an_invalid_action_not_a_crash():
     h_alice = headers(alice)
 
     async def scenario():
-        sock = Socket(run.pk, h_alice)
-        await sock.connect()
-        await sock.snapshot()
+        sock = await _watching(run, h_alice)
         await sock.ws.send_to(text_data="[" * 100_000 + "]" * 100_000)
         reply = await sock.next()
         await sock.close()
