@@ -1,27 +1,31 @@
 """python -m scheduler_core bench: scheduling throughput on scheduler_perf's workloads.
 
-The workloads are scheduler_perf's (test/integration/scheduler_perf/{misc,affinity}/
-performance-config.yaml in kubernetes/kubernetes), with its templates and pod counts: nodes of
-4 cpu, 32Gi and 110 pods (node-default.yaml) labelled with hostname and zone; `initPods` already
-running; then `measurePods` pending, measured. The counts are those of the workload's 500Nodes
-variant below 5,000 nodes (scaled down with the node count under 500) and of its 5000Nodes
-variant from 5,000 nodes up, so a 15,000-node run measures as many pods as a 5,000-node one.
-Objects are built in memory, never through YAML.
+The workloads are scheduler_perf's (test/integration/scheduler_perf/{misc,affinity,
+topology_spreading}/performance-config.yaml in kubernetes/kubernetes v1.37.0), with their
+templates and pod counts: from 5,000 nodes up those of the variant that carries Go's threshold
+(SchedulingBasic's 5000Nodes_10000Pods, TopologySpreading's 5000Nodes_5000Pods...), below it the
+500Nodes variant's (scaled down under 500 nodes). The floor is that variant's `threshold`.
+Churn is injected as scheduler_perf's `churn` opcode does: one pod every 200 ms of the run
+(CPU time here, as everything is), while the measured pods are scheduled.
 
-Each measurement runs in a fresh interpreter (so one run's memory does not count in the next) and
-reports the CPU time of the run to the end of the queue, the measured pods bound per second of
-it, the Go floor (scheduler_perf's threshold for the workload) with the ratio to it, and the
-process's peak resident memory. Every size runs twice: without per-node detail (the
-`--output summary` path) and with the trace in its compact in-memory form; a traced run also
-reports the trace's size per cycle and, apart, the CPU time of rendering it as the contract's
-JSON.
+Each measurement runs in a fresh interpreter, from a JSON file written beforehand (as
+`simulate` reads one): it loads the file, builds the scheduler, runs to the end of the queue
+and writes the output to /dev/null, `--output summary` with the trace off and the contract's
+JSON with it on. It reports the CPU time of the run alone and of the whole process (interpreter
+start, imports, load, build, run, output), the measured pods bound per CPU second of each with
+their ratio to the Go floor, the process's wall time and peak resident memory. `--repeat N`
+prints the medians of N runs.
 
 A workload is a builder registered in WORKLOADS: `builder(nodes, pods) -> Workload`.
 """
 from __future__ import annotations
 
+import json
+import os
 import resource
+import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -32,7 +36,7 @@ EXIT_BAD_INPUT = 2
 HOSTNAME = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
 QUEUE_SORT, BINDER = "PrioritySort", "DefaultBinder"
-SHAPE_SIZES = (500, 5000)
+CHURN_INTERVAL = 0.2   # intervalMilliseconds: 200 of the churn opcodes
 
 
 @dataclass
@@ -41,8 +45,9 @@ class Workload:
     running: list[dict]          # pods already bound (spec.nodeName set), not measured
     pending: list[dict]          # the measured pods, queued in this order
     plugins: list[str] = field(default_factory=list)  # what --profile minimal enables
-    floor: float | None = None   # scheduler_perf's threshold (pods/s) at 5,000 nodes
-    unmeasured: list[dict] = field(default_factory=list)  # pending too, never counted
+    floor: float | None = None   # the threshold of the variant whose counts these are
+    objects: list[dict] = field(default_factory=list)  # Services and the like
+    churn: Callable[[int], dict] | None = None  # the i-th pod the churn opcode creates
 
 
 WORKLOADS: dict[str, Callable[[int, int | None], Workload]] = {}
@@ -58,8 +63,9 @@ def workload(name: str):
 def shape(nodes: int, pods: int | None, counts: dict[int, tuple[int, int]]) -> tuple[int, int]:
     """(initPods, measurePods) of the scheduler_perf variant for this node count.
 
-    counts maps 500 and 5000 to the variants' params; under 500 nodes the 500Nodes counts
-    shrink in proportion (at least one pod each); `pods` overrides measurePods.
+    counts maps 500 to the 500Nodes variant's params and 5000 to those of the variant with
+    the threshold; under 500 nodes the 500Nodes counts shrink in proportion (at least one pod
+    each); `pods` overrides measurePods.
     """
     size = 5000 if nodes >= 5000 else 500
     init, measure = counts[size]
@@ -69,27 +75,35 @@ def shape(nodes: int, pods: int | None, counts: dict[int, tuple[int, int]]) -> t
 
 
 # --- templates ---------------------------------------------------------------------------------
-def make_node(i: int, zones: tuple[str, ...] = ("zone-0", "zone-1", "zone-2")) -> dict:
+def make_node(i: int, zones: tuple[str, ...] = ("zone-0", "zone-1", "zone-2"),
+              prefix: str = "node", **extra) -> dict:
     """node-default.yaml: 4 cpu, 32Gi, 110 pods; labelled with hostname and zone (as
-    labelNodePrepareStrategy labels the zone)."""
-    name = f"node-{i}"
-    capacity = {"cpu": "4", "memory": "32Gi", "pods": "110"}
+    labelNodePrepareStrategy labels the zone). extra: taints, capacity, labels to add."""
+    name = f"{prefix}-{i}"
+    capacity = {"cpu": "4", "memory": "32Gi", "pods": "110", **extra.get("capacity", {})}
+    labels = {HOSTNAME: name, **({ZONE: zones[i % len(zones)]} if zones else {}),
+              **extra.get("labels", {})}
+    spec = {"taints": extra["taints"]} if "taints" in extra else {}
     return {"apiVersion": "v1", "kind": "Node",
-            "metadata": {"name": name, "labels": {HOSTNAME: name, ZONE: zones[i % len(zones)]}},
-            "spec": {},
+            "metadata": {"name": name, "labels": labels},
+            "spec": spec,
             "status": {"capacity": dict(capacity), "allocatable": dict(capacity)}}
 
 
-def make_pod(name: str, namespace: str = "default", cpu: str = "100m", memory: str = "500Mi",
-             node: str | None = None, labels: dict | None = None, limits: bool = True,
+def make_pod(name: str, namespace: str = "default", cpu: str | None = "100m",
+             memory: str | None = "500Mi", node: str | None = None, labels: dict | None = None,
+             limits: bool = True, ports: bool = True, extended: dict | None = None,
              **spec) -> dict:
     """pod-default.yaml: a pause container on port 80 with requests equal to limits."""
-    resources = {"cpu": cpu, "memory": memory}
-    pod_spec = {"containers": [{"name": "pause", "image": "registry.k8s.io/pause:3.10",
-                                "ports": [{"containerPort": 80}],
-                                "resources": {"requests": dict(resources),
-                                              **({"limits": dict(resources)} if limits else {})}}],
-                **spec}
+    resources = {k: v for k, v in (("cpu", cpu), ("memory", memory)) if v is not None}
+    resources.update(extended or {})
+    container = {"name": "pause", "image": "registry.k8s.io/pause:3.10"}
+    if ports:
+        container["ports"] = [{"containerPort": 80}]
+    if resources:
+        container["resources"] = {"requests": dict(resources),
+                                  **({"limits": dict(resources)} if limits else {})}
+    pod_spec = {"containers": [container], **spec}
     if node is not None:
         pod_spec["nodeName"] = node
     return {"apiVersion": "v1", "kind": "Pod",
@@ -127,25 +141,96 @@ def _two_namespaces(nodes: int, pods: int | None, counts, color: str, affinity: 
 
 
 # --- workloads (misc/performance-config.yaml) --------------------------------------------------
-# Floors: the issue's Go figures at 5,000 nodes where it gives them, else the threshold of the
-# workload's 5000Nodes variant in performance-config.yaml.
 @workload("SchedulingBasic")
 def scheduling_basic(nodes: int, pods: int | None) -> Workload:
-    """createNodes, createPods (initPods), createPods (measurePods), all from pod-default."""
-    init, measure = shape(nodes, pods, {500: (500, 1000), 5000: (1000, 1000)})
+    """createNodes, createPods (initPods), createPods (measurePods), all from pod-default.
+    5000Nodes_10000Pods: 1000 init, 10000 measured, threshold 680."""
+    init, measure = shape(nodes, pods, {500: (500, 1000), 5000: (1000, 10000)})
     return Workload(_nodes(nodes), _running(init, nodes),
                     [make_pod(f"pod-{i}") for i in range(measure)], ["NodeResourcesFit"], 680)
 
 
+@workload("SchedulingDaemonset")
+def scheduling_daemonset(nodes: int, pods: int | None) -> Workload:
+    """node-with-name (scheduler-perf-node, 90000 pods) and initNodes of node-default;
+    daemonset-pod requires metadata.name In [scheduler-perf-node] by matchFields, so
+    NodeAffinity's PreFilterResult names one node. 15000Nodes: 30000 measured, threshold 1100
+    (twice the nodes at other sizes)."""
+    measure = pods if pods is not None else 2 * nodes
+    named = make_node(0, (), capacity={"pods": "90000"})
+    named["metadata"] = {"name": "scheduler-perf-node",
+                         "labels": {HOSTNAME: "scheduler-perf-node"}}
+    affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchFields": [
+            {"key": "metadata.name", "operator": "In", "values": ["scheduler-perf-node"]}]}]}}}
+    pending = [make_pod(f"daemonset-{i}", cpu=None, memory=None, ports=False, affinity=affinity)
+               for i in range(measure)]
+    return Workload([named, *_nodes(nodes)], [], pending, ["NodeResourcesFit", "NodeAffinity"],
+                    1100)
+
+
+@workload("SchedulingWithExtendedResource")
+def scheduling_with_extended_resource(nodes: int, pods: int | None) -> Workload:
+    """node-with-extended-resource: node i has one foo.com/bar-i; pod-with-extended-resource i
+    (namespace test) requests and limits it. 5000pods_5000nodes: threshold 180."""
+    measure = pods if pods is not None else nodes
+    node_list = [make_node(i, (), labels={"node-with-extended-resource": "true"},
+                           capacity={f"foo.com/bar-{i}": "1"}) for i in range(nodes)]
+    pending = [make_pod(f"test-extended-resource-{i}", "test", cpu=None, memory=None,
+                        ports=False, extended={f"foo.com/bar-{i % nodes}": "1"})
+               for i in range(measure)]
+    return Workload(node_list, [], pending, ["NodeResourcesFit"], 180)
+
+
+@workload("PreemptionBasic")
+def preemption_basic(nodes: int, pods: int | None) -> Workload:
+    """pod-low-priority (900m, grace 0) fills every node four deep; then pod-high-priority
+    (3000m, priority 10) pods each need three low-priority victims. scheduler_perf runs the
+    500Nodes and 1000Nodes variants (its 5000Nodes one is disabled as always failing) and none
+    carries a threshold, so there is no floor; larger clusters keep the shape: every node four
+    deep, 500 measured."""
+    init, measure = shape(nodes, pods, {500: (2000, 500), 5000: (4 * nodes, 500)})
+    running = _running(init, nodes, cpu="900m", terminationGracePeriodSeconds=0)
+    pending = [make_pod(f"high-{i}", cpu="3000m", priority=10) for i in range(measure)]
+    return Workload(_nodes(nodes), running, pending, ["NodeResourcesFit", "DefaultPreemption"])
+
+
+@workload("PreemptionAsync")
+def preemption_async(nodes: int, pods: int | None) -> Workload:
+    """Nodes four deep in pod-low-priority; a churn of pod-high-priority (3000m, priority 10:
+    three victims each) every 200 ms while measurePods from pod-default are scheduled.
+    5000Nodes: 20000 init, 5000 measured, threshold 570."""
+    init, measure = shape(nodes, pods, {500: (2000, 500), 5000: (20000, 5000)})
+    running = _running(init, nodes, cpu="900m", terminationGracePeriodSeconds=0)
+    return Workload(_nodes(nodes), running, [make_pod(f"pod-{i}") for i in range(measure)],
+                    ["NodeResourcesFit", "DefaultPreemption"], 570,
+                    churn=lambda i: make_pod(f"high-{i}", cpu="3000m", priority=10))
+
+
+@workload("Unschedulable")
+def unschedulable(nodes: int, pods: int | None) -> Workload:
+    """initPods from pod-default; a churn of pod-high-priority-large-cpu (9 cpu, priority 10:
+    fits nowhere) every 200 ms while measurePods from pod-default are scheduled.
+    5kNodes/100Init/10kPods: threshold 590."""
+    init, measure = shape(nodes, pods, {500: (10, 1000), 5000: (100, 10000)})
+    return Workload(_nodes(nodes), _running(init, nodes),
+                    [make_pod(f"pod-{i}") for i in range(measure)], ["NodeResourcesFit"], 590,
+                    churn=lambda i: make_pod(f"large-{i}", cpu="9", priority=10, limits=False))
+
+
+# --- workloads (topology_spreading/performance-config.yaml) ------------------------------------
+MOONS = ("moon-1", "moon-2", "moon-3")
+
+
 def _spreading(nodes, pods, when: str, floor: float) -> Workload:
     """pod-with-(preferred-)topology-spreading: maxSkew 5 over zones moon-1..3; initPods from
-    pod-default."""
-    init, measure = shape(nodes, pods, {500: (1000, 1000), 5000: (5000, 2000)})
+    pod-default. 5000Nodes_5000Pods: 5000 init, 5000 measured."""
+    init, measure = shape(nodes, pods, {500: (1000, 1000), 5000: (5000, 5000)})
     spread = [{"maxSkew": 5, "topologyKey": ZONE, "whenUnsatisfiable": when,
                "labelSelector": {"matchLabels": {"color": "blue"}}}]
     pending = [make_pod(f"spread-{i}", labels={"color": "blue"},
                         topologySpreadConstraints=spread) for i in range(measure)]
-    return Workload(_nodes(nodes, ("moon-1", "moon-2", "moon-3")), _running(init, nodes),
+    return Workload(_nodes(nodes, MOONS), _running(init, nodes),
                     pending, ["NodeResourcesFit", "PodTopologySpread"], floor)
 
 
@@ -156,40 +241,52 @@ def topology_spreading(nodes: int, pods: int | None) -> Workload:
 
 @workload("PreferredTopologySpreading")
 def preferred_topology_spreading(nodes: int, pods: int | None) -> Workload:
-    return _spreading(nodes, pods, "ScheduleAnyway", 125)
+    return _spreading(nodes, pods, "ScheduleAnyway", 340)
 
 
-@workload("PreemptionBasic")
-def preemption_basic(nodes: int, pods: int | None) -> Workload:
-    """pod-low-priority (900m, grace 0) fills every node four deep; then pod-high-priority
-    (3000m, priority 10) pods each need three low-priority victims. scheduler_perf runs only the
-    500Nodes variant (2000 init, 500 measured; its 5000Nodes one is disabled as always
-    failing), so larger clusters keep its shape: every node four deep, 500 measured."""
-    init, measure = shape(nodes, pods, {500: (2000, 500), 5000: (4 * nodes, 500)})
-    running = _running(init, nodes, cpu="900m", terminationGracePeriodSeconds=0)
-    pending = [make_pod(f"high-{i}", cpu="3000m", priority=10) for i in range(measure)]
-    return Workload(_nodes(nodes), running, pending, ["NodeResourcesFit", "DefaultPreemption"],
-                    18)
+@workload("DefaultTopologySpreading")
+def default_topology_spreading(nodes: int, pods: int | None) -> Workload:
+    """A Service (app: scheduler-perf) in service-ns; pod-with-label pods there get the
+    default constraints with the Service's selector. 5000Nodes_50000Pods: 5000 init, 50000
+    measured, threshold 160."""
+    init, measure = shape(nodes, pods, {500: (1000, 1000), 5000: (5000, 50000)})
+    service = {"apiVersion": "v1", "kind": "Service",
+               "metadata": {"name": "service-0", "namespace": "service-ns"},
+               "spec": {"selector": {"app": "scheduler-perf"},
+                        "ports": [{"protocol": "TCP", "port": 80, "targetPort": 8000}]}}
+    pending = [make_pod(f"pod-{i}", "service-ns", cpu=None, memory=None, ports=False,
+                        labels={"app": "scheduler-perf"}) for i in range(measure)]
+    return Workload(_nodes(nodes, MOONS), _running(init, nodes), pending,
+                    ["NodeResourcesFit", "PodTopologySpread"], 160, objects=[service])
 
 
-@workload("Unschedulable")
-def unschedulable(nodes: int, pods: int | None) -> Workload:
-    """initPods from pod-default; a churn of pod-high-priority-large-cpu (9 cpu, priority 10:
-    fits nowhere) every 200ms while measurePods from pod-default are scheduled. The churn is
-    one large pod per hundred measured pods, queued ahead of them by priority."""
-    init, measure = shape(nodes, pods, {500: (10, 1000), 5000: (100, 1000)})
-    large = [make_pod(f"large-{i}", cpu="9", priority=10, limits=False)
-             for i in range(max(1, measure // 100))]
-    return Workload(_nodes(nodes), _running(init, nodes),
-                    [make_pod(f"pod-{i}") for i in range(measure)], ["NodeResourcesFit"], 590,
-                    unmeasured=large)
+@workload("SchedulingWithNodeInclusionPolicy")
+def scheduling_with_node_inclusion_policy(nodes: int, pods: int | None) -> Workload:
+    """normalNodes of node-default and taintNodes of node-with-taint (foo:NoSchedule), one in
+    five; pod-with-node-inclusion-policy spreads "foo: bar" pods by hostname (maxSkew 1)
+    honouring node affinity and taints. 5000Nodes: 4000 + 1000, 4000 measured, threshold
+    270."""
+    tainted = nodes // 5
+    normal = nodes - tainted
+    measure = pods if pods is not None else normal
+    taint = [{"key": "foo", "effect": "NoSchedule"}]
+    node_list = _nodes(normal, ()) + [make_node(i, (), prefix="taint-node", taints=taint)
+                                      for i in range(tainted)]
+    spread = [{"maxSkew": 1, "topologyKey": HOSTNAME, "whenUnsatisfiable": "DoNotSchedule",
+               "nodeAffinityPolicy": "Honor", "nodeTaintsPolicy": "Honor",
+               "labelSelector": {"matchLabels": {"foo": "bar"}}}]
+    pending = [make_pod(f"spreading-pod-{i}", labels={"foo": "bar"},
+                        topologySpreadConstraints=spread) for i in range(measure)]
+    return Workload(node_list, [], pending,
+                    ["NodeResourcesFit", "PodTopologySpread", "TaintToleration"], 270)
 
 
 # --- workloads (affinity/performance-config.yaml) ----------------------------------------------
 @workload("SchedulingNodeAffinity")
 def scheduling_node_affinity(nodes: int, pods: int | None) -> Workload:
-    """Every node in zone1; pod-with-node-affinity requires zone In [zone1, zone2]."""
-    init, measure = shape(nodes, pods, {500: (500, 1000), 5000: (5000, 1000)})
+    """Every node in zone1; pod-with-node-affinity requires zone In [zone1, zone2].
+    5000Nodes_10000Pods: 5000 init, 10000 measured, threshold 220."""
+    init, measure = shape(nodes, pods, {500: (500, 1000), 5000: (5000, 10000)})
     affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
         "nodeSelectorTerms": [{"matchExpressions": [
             {"key": ZONE, "operator": "In", "values": ["zone1", "zone2"]}]}]}}}
@@ -201,7 +298,7 @@ def scheduling_node_affinity(nodes: int, pods: int | None) -> Workload:
 @workload("SchedulingPodAntiAffinity")
 def scheduling_pod_anti_affinity(nodes: int, pods: int | None) -> Workload:
     """pod-with-pod-anti-affinity: at most one "color: green" pod per hostname across both
-    namespaces. 5000Nodes_2000Pods: 1000 init, 2000 measured (the variant with a threshold)."""
+    namespaces. 5000Nodes_2000Pods: 1000 init, 2000 measured, threshold 60."""
     anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
         _pod_affinity_term("green", HOSTNAME)]}}
     return _two_namespaces(nodes, pods, {500: (100, 400), 5000: (1000, 2000)}, "green", anti,
@@ -210,29 +307,31 @@ def scheduling_pod_anti_affinity(nodes: int, pods: int | None) -> Workload:
 
 @workload("SchedulingPodAffinity")
 def scheduling_pod_affinity(nodes: int, pods: int | None) -> Workload:
-    """Every node in zone1; pod-with-pod-affinity requires a "color: blue" pod in its zone."""
+    """Every node in zone1; pod-with-pod-affinity requires a "color: blue" pod in its zone.
+    5000Nodes_5000Pods: threshold 35."""
     affinity = {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
         _pod_affinity_term("blue", ZONE)]}}
-    return _two_namespaces(nodes, pods, {500: (500, 1000), 5000: (5000, 1000)}, "blue",
+    return _two_namespaces(nodes, pods, {500: (500, 1000), 5000: (5000, 5000)}, "blue",
                            affinity, ["NodeResourcesFit", "InterPodAffinity"], 35, ("zone1",))
 
 
 @workload("SchedulingPreferredPodAffinity")
 def scheduling_preferred_pod_affinity(nodes: int, pods: int | None) -> Workload:
-    """pod-with-preferred-pod-affinity: weight 1 towards "color: red" pods on the hostname."""
+    """pod-with-preferred-pod-affinity: weight 1 towards "color: red" pods on the hostname.
+    5000Nodes_5000Pods: threshold 90."""
     affinity = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
         {"weight": 1, "podAffinityTerm": _pod_affinity_term("red", HOSTNAME)}]}}
-    return _two_namespaces(nodes, pods, {500: (500, 1000), 5000: (5000, 1000)}, "red",
+    return _two_namespaces(nodes, pods, {500: (500, 1000), 5000: (5000, 5000)}, "red",
                            affinity, ["NodeResourcesFit", "InterPodAffinity"], 90)
 
 
 @workload("SchedulingPreferredPodAntiAffinity")
 def scheduling_preferred_pod_anti_affinity(nodes: int, pods: int | None) -> Workload:
     """pod-with-preferred-pod-anti-affinity: weight 1 away from "color: yellow" pods on the
-    hostname."""
+    hostname. 5000Nodes_5000Pods: threshold 90."""
     affinity = {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
         {"weight": 1, "podAffinityTerm": _pod_affinity_term("yellow", HOSTNAME)}]}}
-    return _two_namespaces(nodes, pods, {500: (500, 1000), 5000: (5000, 1000)}, "yellow",
+    return _two_namespaces(nodes, pods, {500: (500, 1000), 5000: (5000, 5000)}, "yellow",
                            affinity, ["NodeResourcesFit", "InterPodAffinity"], 90)
 
 
@@ -246,53 +345,80 @@ def _configuration(profile: str, wl: Workload) -> dict | None:
                 "enabled": [{"name": n} for n in enabled], "disabled": [{"name": "*"}]}}}]}
 
 
-class _Discard:
-    """A sink for the rendered JSON: rendering is measured, keeping the text is not."""
+def write_input(wl: Workload, profile: str, directory: str) -> str:
+    """The workload as one JSON List, the file `simulate` would be given."""
+    items = [*wl.nodes, *wl.objects, *wl.running, *wl.pending]
+    config = _configuration(profile, wl)
+    if config is not None:
+        items.append(config)
+    path = os.path.join(directory, "cluster.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"apiVersion": "v1", "kind": "List", "items": items}, f)
+    return path
 
-    def write(self, text: str) -> None:
-        pass
+
+def _cpu() -> float:
+    """CPU seconds of this process since it started (user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(sched, churn) -> None:
+    """To the end of the queue, one churn pod every CHURN_INTERVAL of CPU time meanwhile."""
+    if churn is None:
+        sched.run()
+        return
+    from .timeline.informer import Informer
+
+    informer, made = Informer(sched), 0
+    due = time.process_time() + CHURN_INTERVAL
+    while sched.step():
+        if time.process_time() >= due:
+            informer.add_pod(churn(made))
+            made += 1
+            due += CHURN_INTERVAL
 
 
 def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool,
-            timings: bool = False) -> dict:
-    """Build the workload and schedule it to the end; run in a fresh interpreter."""
-    from .build import build_scheduler
-    from .columns.store import columns_of
-    from .loader import Cluster
+            path: str | None = None) -> dict:
+    """Load the workload's file, build, run and write the output, as `simulate` does; run in
+    a fresh interpreter (path: the file, written beforehand; else written here, uncounted)."""
+    if path is None:
+        with tempfile.TemporaryDirectory() as directory:
+            return measure(name, nodes, pods, profile, observe,
+                           write_input(WORKLOADS[name](nodes, pods), profile, directory))
+    wall = time.perf_counter()
     from .observe import OutcomeObserver, TraceObserver
-    from .timings import PluginTimer
+    from .simulate import SimulationResult, load_scheduler
 
     wl = WORKLOADS[name](nodes, pods)
-    trace = TraceObserver() if observe else None
-    sched = build_scheduler(Cluster(nodes=wl.nodes, pods=wl.running + wl.unmeasured + wl.pending),
-                            _configuration(profile, wl), observer=trace or OutcomeObserver())
-    if sched.vector_path:
-        # The cache's columns are built with the cache, as scheduler_perf's informers sync
-        # before it measures: the first measured cycle does not pay for them.
-        columns_of(sched.snapshot)
-    timer = PluginTimer(sched.frameworks.values()) if timings else None
-    start = time.process_time()
-    sched.run()
-    seconds = time.process_time() - start
-    trace_kib = max_kib = render_seconds = None
-    if trace is not None:
-        sizes = [c.nbytes() for c in trace.cycles] or [0]
-        trace_kib, max_kib = sum(sizes) / len(sizes) / 1024, max(sizes) / 1024
-        start = time.process_time()
-        trace.write_json(_Discard(), {"bindings": sched.bindings})
-        render_seconds = time.process_time() - start
+    trace, outcomes = (TraceObserver(), None) if observe else (None, OutcomeObserver())
+    marks = [_cpu()]
+    sched = load_scheduler([path], observer=trace or outcomes)
+    marks.append(_cpu())
+    _run(sched, wl.churn)
+    marks.append(_cpu())
+    result = SimulationResult(sched, trace, outcomes)
+    with open(os.devnull, "w", encoding="utf-8") as sink:
+        if observe:
+            result.write_json(sink)
+        else:
+            sink.write(json.dumps(result.to_summary(), indent=2) + "\n")
+    marks.append(_cpu())
     measured = {f"{p['metadata']['namespace']}/{p['metadata']['name']}" for p in wl.pending}
     bound = sum(1 for key, node in sched.bindings.items() if node and key in measured)
+    kib = None
+    if trace is not None:
+        sizes = [c.nbytes() for c in trace.cycles] or [0]
+        kib = sum(sizes) / len(sizes) / 1024
     # ru_maxrss is in KiB on Linux.
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    rate = bound / seconds if seconds else 0.0
-    return {"workload": name, "profile": profile, "nodes": nodes, "pods": len(wl.pending),
-            "bound": bound, "trace": "on" if observe else "off", "seconds": seconds,
-            "pods_per_second": rate, "peak_mib": peak_mib, "floor": wl.floor,
-            "ratio": rate / wl.floor if wl.floor else None, "trace_kib": trace_kib,
-            "max_kib": max_kib,
-            "render_seconds": render_seconds,
-            "timings": timer.table() if timer else None}
+    return {"workload": name, "nodes": nodes, "pods": len(wl.pending), "bound": bound,
+            "trace": "on" if observe else "off", "floor": wl.floor,
+            "load": marks[1] - marks[0], "run": marks[2] - marks[1],
+            "output": marks[3] - marks[2], "whole": marks[3],
+            "wall": time.perf_counter() - wall,
+            "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "trace_kib": kib}
 
 
 def _measure_isolated(*args) -> dict:
@@ -300,17 +426,55 @@ def _measure_isolated(*args) -> dict:
         return pool.submit(measure, *args).result()
 
 
+def median_result(results: list[dict]) -> dict:
+    """Each figure's median over repeated runs (the counts are the same in each)."""
+    out = dict(results[0])
+    for key in ("load", "run", "output", "whole", "wall", "peak_mib", "trace_kib"):
+        values = [r[key] for r in results if r[key] is not None]
+        out[key] = statistics.median(values) if values else None
+    return out
+
+
+def rates(result: dict) -> dict:
+    """Pods bound per CPU second of the run alone and of the whole process, and the ratios."""
+    out = {}
+    for part in ("run", "whole"):
+        rate = result["bound"] / result[part] if result[part] else 0.0
+        out[part] = (rate, rate / result["floor"] if result["floor"] else None)
+    return out
+
+
 # --- the command -------------------------------------------------------------------------------
-COLUMNS = [("workload", "<34", "{}"), ("profile", "<8", "{}"), ("nodes", ">6", "{}"),
-           ("pods", ">6", "{}"), ("bound", ">6", "{}"), ("trace", "<5", "{}"),
-           ("seconds", ">8", "{:.2f}"), ("pods/s", ">8", "{:.1f}"), ("peak MiB", ">8", "{:.1f}"),
-           ("Go floor", ">8", "{}"), ("ratio", ">6", "{}"), ("KiB/cycle", ">9", "{}"),
-           ("max KiB", ">7", "{}"), ("JSON s", ">7", "{}")]
-KEYS = ["workload", "profile", "nodes", "pods", "bound", "trace", "seconds", "pods_per_second",
-        "peak_mib", "floor", "ratio", "trace_kib", "max_kib", "render_seconds"]
+# (title, alignment, the figure's text)
+COLUMNS = [("workload", "<34", lambda r: r["workload"]),
+           ("nodes", ">6", lambda r: str(r["nodes"])),
+           ("pods", ">6", lambda r: str(r["pods"])),
+           ("bound", ">6", lambda r: str(r["bound"])),
+           ("trace", "<5", lambda r: r["trace"]),
+           ("load s", ">7", lambda r: f"{r['load']:.2f}"),
+           ("run s", ">7", lambda r: f"{r['run']:.2f}"),
+           ("output s", ">8", lambda r: f"{r['output']:.2f}"),
+           ("whole s", ">7", lambda r: f"{r['whole']:.2f}"),
+           ("wall s", ">7", lambda r: f"{r['wall']:.2f}"),
+           ("Go floor", ">8", lambda r: f"{r['floor']:g}" if r["floor"] else "-"),
+           ("run pods/s", ">10", lambda r: f"{rates(r)['run'][0]:.1f}"),
+           ("run ratio", ">9", lambda r: _ratio(rates(r)["run"][1])),
+           ("whole pods/s", ">12", lambda r: f"{rates(r)['whole'][0]:.1f}"),
+           ("whole ratio", ">11", lambda r: _ratio(rates(r)["whole"][1])),
+           ("peak MiB", ">8", lambda r: f"{r['peak_mib']:.1f}"),
+           ("KiB/cycle", ">9", lambda r: "-" if r["trace_kib"] is None
+            else f"{r['trace_kib']:.1f}")]
 
 
-def format_row(values: list) -> str:
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def cells(result: dict) -> list[str]:
+    return [text(result) for _, _, text in COLUMNS]
+
+
+def format_row(values: list[str]) -> str:
     return "  ".join(f"{text:{align}}" for (_, align, _), text in zip(COLUMNS, values)).rstrip()
 
 
@@ -319,14 +483,7 @@ def header() -> str:
 
 
 def row(result: dict) -> str:
-    values = dict(result)
-    values["floor"] = f"{result['floor']:g}" if result.get("floor") else "-"
-    values["ratio"] = f"{result['ratio']:.2f}x" if result.get("ratio") else "-"
-    for key in ("trace_kib", "max_kib"):
-        values[key] = "-" if result.get(key) is None else f"{result[key]:.1f}"
-    values["render_seconds"] = ("-" if result.get("render_seconds") is None
-                                else f"{result['render_seconds']:.2f}")
-    return format_row([fmt.format(values[key]) for (_, _, fmt), key in zip(COLUMNS, KEYS)])
+    return format_row(cells(result))
 
 
 def missing_default_plugins() -> list[str]:
@@ -351,7 +508,8 @@ def _parse_sizes(text: str) -> list[int]:
     return sizes
 
 
-def bench_command(args, out=None, err=None, isolate: bool = True) -> int:
+def bench_command(args, out=None, err=None, isolate: bool = True, on_result=None) -> int:
+    """on_result: told each row's (median) figures, e.g. to write them as a document."""
     out = out or sys.stdout
     err = err or sys.stderr
     try:
@@ -361,10 +519,16 @@ def bench_command(args, out=None, err=None, isolate: bool = True) -> int:
               file=err)
         return EXIT_BAD_INPUT
     names = [n.strip() for n in args.workloads.split(",") if n.strip()]
+    if names == ["all"]:
+        names = list(WORKLOADS)
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown or not names:
         print(f"error: unknown workload {', '.join(unknown) or '(none)'}; known: "
               f"{', '.join(WORKLOADS)}", file=err)
+        return EXIT_BAD_INPUT
+    repeat = getattr(args, "repeat", 1)
+    if repeat < 1:
+        print(f"error: --repeat takes a positive integer, got {repeat}", file=err)
         return EXIT_BAD_INPUT
     profile = args.profile
     if profile == "default":
@@ -374,14 +538,16 @@ def bench_command(args, out=None, err=None, isolate: bool = True) -> int:
                   "using --profile minimal", file=err)
             profile = "minimal"
     run = _measure_isolated if isolate else measure
-    timings = getattr(args, "timings", False)
     traces = {"off": (False,), "on": (True,), "both": (False, True)}[getattr(args, "trace", "both")]
     print(header(), file=out, flush=True)
     for name in names:
         for nodes in sizes:
-            for observe in traces:
-                result = run(name, nodes, args.pods, profile, observe, timings)
-                print(row(result), file=out, flush=True)
-                if result["timings"]:
-                    print(result["timings"], file=out, flush=True)
+            with tempfile.TemporaryDirectory() as directory:
+                path = write_input(WORKLOADS[name](nodes, args.pods), profile, directory)
+                for observe in traces:
+                    result = median_result([run(name, nodes, args.pods, profile, observe, path)
+                                            for _ in range(repeat)])
+                    print(row(result), file=out, flush=True)
+                    if on_result is not None:
+                        on_result(result)
     return 0

@@ -29,12 +29,13 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="benchmark scheduling throughput")
     bench.add_argument("--nodes", default="100,1000,5000")
     bench.add_argument("--pods", type=int, default=None)
-    bench.add_argument("--workloads", default="SchedulingBasic")
+    bench.add_argument("--workloads", default="SchedulingBasic",
+                       help="names separated by commas, or all")
     bench.add_argument("--profile", choices=("minimal", "default"), default="default")
     bench.add_argument("--trace", choices=("off", "on", "both"), default="both",
                        help="measure without per-node detail, with the JSON trace, or both")
-    bench.add_argument("--timings", action="store_true",
-                       help="after each row, wall time per extension point and per plugin")
+    bench.add_argument("--repeat", type=int, default=1,
+                       help="run each measurement N times and print the medians")
     sub.add_parser("plugins", help="list registered plugins and their extension points")
     args = parser.parse_args(argv)
     if args.command == "simulate":
