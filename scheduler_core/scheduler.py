@@ -436,7 +436,10 @@ class Scheduler:
                 return feasible, diagnosis
         nodes = all_nodes
         if pre_res is not None and not pre_res.all_nodes():
-            nodes = [ni for ni in all_nodes if ni.name in pre_res.node_names]
+            # The named nodes in snapshot order, looked up rather than scanning every node.
+            position = self.snapshot.position
+            nodes = [all_nodes[row] for row in sorted(
+                position[name] for name in pre_res.node_names if name in position)]
             diagnosis.node_to_status.absent = Status(
                 Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
                 f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowed_by))}]")

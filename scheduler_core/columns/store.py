@@ -134,6 +134,24 @@ class NodeColumns:
             cached = self._label_classes[keys] = (out, reps)
         return cached
 
+    def class_values(self, keys: tuple[str, ...], key: str) -> list:
+        """Each class's value of `key` (None where its nodes lack it), label_classes(keys)'s."""
+        cached = self._label_classes.get(("values", keys, key))
+        if cached is None:
+            _, classes = self.label_classes(keys)
+            cached = self._label_classes[("values", keys, key)] = (
+                None, [labels.get(key) for labels in classes])
+        return cached[1]
+
+    def class_lacks(self, keys: tuple[str, ...], key: str) -> np.ndarray:
+        """Whether each class of label_classes(keys) lacks `key`."""
+        cached = self._label_classes.get(("lacks", keys, key))
+        if cached is None:
+            values = self.class_values(keys, key)
+            cached = self._label_classes[("lacks", keys, key)] = (
+                np.array([v is None for v in values], bool).reshape(len(values)), [])
+        return cached[0]
+
     def domains(self, keys: tuple[str, ...]) -> tuple:
         """label_classes(keys) over the nodes holding every key, for summing per topology
         domain: (class id per row, labels per class, the rows holding every key, those rows'

@@ -15,7 +15,7 @@ from .common import (
     nodes_with_all_topology_keys,
     required_node_affinity,
 )
-from .vector import domain_counts, filter_verdict
+from .vector import critical_pair, domain_counts, filter_verdict, policy_domain_counts
 
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 MAX_INT32 = 2**31 - 1
@@ -153,17 +153,19 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
     def cal_pre_filter_state(self, pod, all_nodes, cols=None) -> PreFilterState:
         """How the pods matching each hard constraint spread over its topology domains.
 
-        With the snapshot's columns (and no inclusion policy to apply node by node) the
-        per-domain counts come from per-node counts the columns keep up to date.
+        With the snapshot's columns the per-domain counts come from per-node counts the
+        columns keep up to date, the inclusion policies applied as a mask of rows.
         """
         constraints = self.get_constraints(pod)
         if not constraints:
             return PreFilterState()
         affinity = required_node_affinity(pod)
-        if cols is not None and all_nodes is cols.node_infos \
-                and not any(c.honors_policies(affinity) for c in constraints):
-            return self._state_from(pod, constraints,
-                                    domain_counts(cols, constraints, pod.namespace, self.counter))
+        if cols is not None and all_nodes is cols.node_infos:
+            if any(c.honors_policies(affinity) for c in constraints):
+                counts = policy_domain_counts(cols, constraints, pod, affinity, self.counter)
+            else:
+                counts = domain_counts(cols, constraints, pod.namespace, self.counter)
+            return self._state_from(pod, constraints, counts, critical_pair)
         counts: list[dict[str, int]] = [{} for _ in constraints]
         # Only nodes holding every topology key take part in spreading.
         eligible = nodes_with_all_topology_keys(all_nodes, constraints)
@@ -179,9 +181,15 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
         return self._state_from(pod, constraints, counts)
 
     @staticmethod
-    def _state_from(pod, constraints, counts) -> PreFilterState:
+    def _state_from(pod, constraints, counts, pair=None) -> PreFilterState:
+        """pair(tp_counts): the critical paths at once, or None to update them value by
+        value."""
         paths = []
         for tp_counts in counts:
+            found = pair(tp_counts) if pair is not None else None
+            if found is not None:
+                paths.append(CriticalPaths(*found))
+                continue
             p = CriticalPaths()
             for value, num in tp_counts.items():
                 p.update(value, num)

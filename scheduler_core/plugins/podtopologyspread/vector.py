@@ -1,17 +1,23 @@
-"""PodTopologySpread's hard constraints on the columns: PreFilter's per-domain counts summed from
-per-node counts the columns keep up to date (instead of rescanning every node's pods each
-cycle), and Filter decided once per topology domain.
+"""PodTopologySpread on the columns: PreFilter's per-domain counts summed from per-node counts
+the columns keep up to date (instead of rescanning every node's pods each cycle), Filter decided
+on arrays once per class of nodes alike under the topology keys, and Score's per-node sums.
 
-Used only where it gives what the per-node code gives: every node of the snapshot, and no
-constraint whose inclusion policies could leave a node out for this pod.
+Used only where it gives what the per-node code gives: every node of the snapshot. Inclusion
+policies become a mask of the rows whose nodes count for a constraint (taints decided once per
+group of nodes with the same taints).
 """
 from __future__ import annotations
+
+from itertools import repeat
 
 import numpy as np
 
 from ...columns.verdict import Verdict
 from ...framework.status import Code
+from ...taints import does_not_schedule, find_untolerated_taint
 from .common import ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH
+
+MAX_INT32 = 2**31 - 1
 
 
 def domain_counts(cols, constraints, namespace: str, counter) -> list[dict[str, int]] | None:
@@ -34,25 +40,82 @@ def domain_counts(cols, constraints, namespace: str, counter) -> list[dict[str, 
 
 
 def filter_verdict(s, cols) -> Verdict:
-    """Filter for every node: decided once per class of nodes alike under the keys."""
+    """Filter for every node, on arrays over the classes of nodes alike under the keys: a
+    node's first failing constraint decides, a missing key before the skew, as in Filter."""
     keys = tuple(sorted({c.topology_key for c in s.constraints}))
     class_ids, classes = cols.label_classes(keys)
-    outcomes = []
-    for labels in classes:
-        outcomes.append(_class_outcome(s, labels))
-    return Verdict.by_class(class_ids, outcomes)
-
-
-def _class_outcome(s, labels: dict):
+    n = len(classes)
+    kinds = np.zeros(n, np.int8)   # 0 passes, 1 misses a key, 2 skews too far
     for i, c in enumerate(s.constraints):
-        key = c.topology_key
-        if key not in labels:
-            return Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_NODE_LABEL_NOT_MATCH,)
-        skew = (s.tp_value_to_match_num[i].get(labels[key], 0) + s.self_match[i]
-                - s.min_match_num(i, c.min_domains))
-        if skew > c.max_skew:
-            return Code.UNSCHEDULABLE, (ERR_REASON_CONSTRAINTS_NOT_MATCH,)
-    return None
+        values = cols.class_values(keys, c.topology_key)
+        counts = np.array(list(map(s.tp_value_to_match_num[i].get, values, repeat(0, n))),
+                          np.int64)
+        skew = counts + (s.self_match[i] - s.min_match_num(i, c.min_domains))
+        open_ = kinds == 0
+        missing = cols.class_lacks(keys, c.topology_key)
+        kinds[open_ & missing] = 1
+        kinds[open_ & ~missing & (skew > c.max_skew)] = 2
+    present = set(np.unique(kinds).tolist()) - {0}
+    if not present:
+        return Verdict.uniform(cols.size, None)
+    meaning = {1: (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_NODE_LABEL_NOT_MATCH,)),
+               2: (Code.UNSCHEDULABLE, (ERR_REASON_CONSTRAINTS_NOT_MATCH,))}
+    return Verdict(kinds.astype(np.int32)[class_ids], {k: meaning[k] for k in present})
+
+
+def policy_mask(cols, c, pod, affinity) -> np.ndarray | None:
+    """The rows whose nodes count for constraint c under its inclusion policies
+    (matchNodeInclusionPolicies), or None when every node does."""
+    if not c.honors_policies(affinity):
+        return None
+    mask = np.ones(cols.size, bool)
+    if c.node_affinity_policy == "Honor" and affinity is not None:
+        mask &= np.fromiter((affinity(ni) for ni in cols.node_infos), bool, cols.size)
+    if c.node_taints_policy == "Honor":
+        tolerated = np.array([not taints or find_untolerated_taint(
+            taints, pod.tolerations, does_not_schedule) is None for taints in cols.taint_groups],
+            bool)
+        mask &= tolerated[cols.taint_group]
+    return mask
+
+
+def policy_domain_counts(cols, constraints, pod, affinity, counter) -> list[dict[str, int]]:
+    """Per constraint, matching pods per topology value over the nodes holding every key and
+    counting under the constraint's policies, in the order the values first appear."""
+    eligible = np.ones(cols.size, bool)
+    for key in {c.topology_key for c in constraints}:
+        eligible &= cols.has_label(key)
+    out = []
+    for c in constraints:
+        mask = policy_mask(cols, c, pod, affinity)
+        rows = np.flatnonzero(eligible if mask is None else eligible & mask)
+        counts = cols.pod_counts(("PodTopologySpread", pod.namespace, c.selector_key),
+                                 lambda ni, c=c: counter.count(ni, c, pod.namespace))
+        class_ids, _ = cols.label_classes((c.topology_key,))
+        values = cols.class_values((c.topology_key,), c.topology_key)
+        row_classes = class_ids[rows]
+        sums = np.bincount(row_classes, weights=counts[rows], minlength=len(values))
+        present, first_row = np.unique(row_classes, return_index=True)
+        order = present[np.argsort(first_row, kind="stable")]
+        out.append(dict(zip([values[cid] for cid in order.tolist()],
+                            sums[order].astype(np.int64).tolist())))
+    return out
+
+
+def critical_pair(tp_counts: dict[str, int]) -> tuple[str, int, str, int] | None:
+    """What CriticalPaths.update leaves after seeing every (value, count) in order: the two
+    smallest counts, the earlier value first among equal ones (values are distinct). None
+    when a value is "", which update() confuses with an empty slot: then it must run."""
+    if "" in tp_counts:
+        return None
+    if not tp_counts:
+        return "", MAX_INT32, "", MAX_INT32
+    values = list(tp_counts)
+    nums = np.fromiter(tp_counts.values(), np.int64, len(values))
+    first = np.argsort(nums, kind="stable")[:2].tolist()
+    if len(first) == 1:
+        return values[first[0]], int(nums[first[0]]), "", MAX_INT32
+    return values[first[0]], int(nums[first[0]]), values[first[1]], int(nums[first[1]])
 
 
 def add_domain_counts(cols, constraints, all_counts, namespace: str, counter,
