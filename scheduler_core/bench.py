@@ -412,8 +412,8 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
         sizes = [c.nbytes() for c in trace.cycles] or [0]
         kib = sum(sizes) / len(sizes) / 1024
     # ru_maxrss is in KiB on Linux.
-    return {"workload": name, "nodes": nodes, "pods": len(wl.pending), "bound": bound,
-            "trace": "on" if observe else "off", "floor": wl.floor,
+    return {"workload": name, "profile": profile, "nodes": nodes, "pods": len(wl.pending),
+            "bound": bound, "trace": "on" if observe else "off", "floor": wl.floor,
             "load": marks[1] - marks[0], "run": marks[2] - marks[1],
             "output": marks[3] - marks[2], "whole": marks[3],
             "wall": time.perf_counter() - wall,
@@ -447,6 +447,7 @@ def rates(result: dict) -> dict:
 # --- the command -------------------------------------------------------------------------------
 # (title, alignment, the figure's text)
 COLUMNS = [("workload", "<34", lambda r: r["workload"]),
+           ("profile", "<8", lambda r: r["profile"]),
            ("nodes", ">6", lambda r: str(r["nodes"])),
            ("pods", ">6", lambda r: str(r["pods"])),
            ("bound", ">6", lambda r: str(r["bound"])),

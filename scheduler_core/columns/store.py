@@ -50,6 +50,7 @@ class NodeColumns:
         self.version = 0
         self.row_version = np.zeros(n, np.int64)
         self._kept: dict[object, list] = {}
+        self._derived: dict[object, object] = {}
         for row, ni in enumerate(node_infos):
             self.update_row(row, ni, ni)
 
@@ -200,6 +201,16 @@ class NodeColumns:
                 values[changed] = compute(changed)
             entry[1] = self.version
         return entry[0]
+
+    def derived(self, key, build):
+        """An object built from the columns once and kept (it brings itself up to date from
+        row_version when read): build() makes it on first use; bounded like kept()."""
+        value = self._derived.get(key)
+        if value is None:
+            if len(self._derived) >= MAX_KEPT:
+                self._derived.clear()
+            value = self._derived[key] = build()
+        return value
 
     def image(self, name: str) -> tuple[np.ndarray, int]:
         """(size of the image on each node or 0, how many nodes hold it)."""

@@ -65,17 +65,21 @@ class PreFilterState(StateData):
 
     An empty state (no constraints) is legit and lets every node pass. self_match[i] is 1 when
     the incoming pod matches constraint i's selector: the pod's labels do not change during a
-    cycle, so it is computed once here instead of per node in Filter.
+    cycle, so it is computed once here instead of per node in Filter. class_counts: on the
+    columns, tp_value_to_match_num's counts per class of nodes alike under each constraint's
+    key, for the vectorized Filter (None once AddPod or RemovePod changed the counts).
     """
 
-    __slots__ = ("constraints", "critical_paths", "self_match", "tp_value_to_match_num")
+    __slots__ = ("class_counts", "constraints", "critical_paths", "self_match",
+                 "tp_value_to_match_num")
 
     def __init__(self, constraints=(), critical_paths=(), tp_value_to_match_num=(),
-                 self_match=()):
+                 self_match=(), class_counts=None):
         self.constraints = list(constraints)
         self.critical_paths = list(critical_paths)
         self.tp_value_to_match_num = list(tp_value_to_match_num)
         self.self_match = list(self_match)
+        self.class_counts = class_counts
 
     def min_match_num(self, i: int, min_domains: int) -> int:
         """The global minimum for the skew; 0 while there are fewer domains than minDomains."""
@@ -88,6 +92,7 @@ class PreFilterState(StateData):
         copy = PreFilterState.__new__(PreFilterState)
         copy.constraints = self.constraints
         copy.self_match = self.self_match
+        copy.class_counts = self.class_counts
         copy.critical_paths = [p.clone() for p in self.critical_paths]
         copy.tp_value_to_match_num = [dict(m) for m in self.tp_value_to_match_num]
         return copy
@@ -140,6 +145,7 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
         if not node_labels_match_spread_constraints(labels, s.constraints):
             return
         affinity = required_node_affinity(preemptor_pod)
+        s.class_counts = None
         for i, c in enumerate(s.constraints):
             if not c.selector.matches(updated_pod.labels):
                 continue
@@ -162,10 +168,13 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
         affinity = required_node_affinity(pod)
         if cols is not None and all_nodes is cols.node_infos:
             if any(c.honors_policies(affinity) for c in constraints):
-                counts = policy_domain_counts(cols, constraints, pod, affinity, self.counter)
-            else:
-                counts = domain_counts(cols, constraints, pod.namespace, self.counter)
-            return self._state_from(pod, constraints, counts, critical_pair)
+                counts, per_class, pairs = policy_domain_counts(cols, constraints, pod,
+                                                                affinity, self.counter)
+                s = self._state_from(pod, constraints, counts, pairs)
+                s.class_counts = per_class
+                return s
+            counts = domain_counts(cols, constraints, pod.namespace, self.counter)
+            return self._state_from(pod, constraints, counts, list(map(critical_pair, counts)))
         counts: list[dict[str, int]] = [{} for _ in constraints]
         # Only nodes holding every topology key take part in spreading.
         eligible = nodes_with_all_topology_keys(all_nodes, constraints)
@@ -181,12 +190,12 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
         return self._state_from(pod, constraints, counts)
 
     @staticmethod
-    def _state_from(pod, constraints, counts, pair=None) -> PreFilterState:
-        """pair(tp_counts): the critical paths at once, or None to update them value by
-        value."""
+    def _state_from(pod, constraints, counts, pairs=None) -> PreFilterState:
+        """pairs: per constraint, its critical paths found at once, or None to update them
+        value by value."""
         paths = []
-        for tp_counts in counts:
-            found = pair(tp_counts) if pair is not None else None
+        for i, tp_counts in enumerate(counts):
+            found = pairs[i] if pairs is not None else None
             if found is not None:
                 paths.append(CriticalPaths(*found))
                 continue

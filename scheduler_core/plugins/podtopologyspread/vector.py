@@ -8,6 +8,7 @@ group of nodes with the same taints).
 """
 from __future__ import annotations
 
+from functools import partial
 from itertools import repeat
 
 import numpy as np
@@ -48,8 +49,11 @@ def filter_verdict(s, cols) -> Verdict:
     kinds = np.zeros(n, np.int8)   # 0 passes, 1 misses a key, 2 skews too far
     for i, c in enumerate(s.constraints):
         values = cols.class_values(keys, c.topology_key)
-        counts = np.array(list(map(s.tp_value_to_match_num[i].get, values, repeat(0, n))),
-                          np.int64)
+        if s.class_counts is not None and keys == (c.topology_key,):
+            counts = s.class_counts[i]   # PreFilter's, per class of these very keys
+        else:
+            counts = np.array(list(map(s.tp_value_to_match_num[i].get, values, repeat(0, n))),
+                              np.int64)
         skew = counts + (s.self_match[i] - s.min_match_num(i, c.min_domains))
         open_ = kinds == 0
         missing = cols.class_lacks(keys, c.topology_key)
@@ -79,27 +83,99 @@ def policy_mask(cols, c, pod, affinity) -> np.ndarray | None:
     return mask
 
 
-def policy_domain_counts(cols, constraints, pod, affinity, counter) -> list[dict[str, int]]:
-    """Per constraint, matching pods per topology value over the nodes holding every key and
-    counting under the constraint's policies, in the order the values first appear."""
+def _eligible(cols, constraints) -> np.ndarray:
     eligible = np.ones(cols.size, bool)
     for key in {c.topology_key for c in constraints}:
         eligible &= cols.has_label(key)
-    out = []
+    return eligible
+
+
+class KeptDomains:
+    """One constraint's matching pods per topology value over the nodes that count for it,
+    kept across cycles: a cycle that changed a few rows adds their count changes to the
+    domains they belong to. When a changed row joins or leaves the nodes that count, or labels
+    change, it is summed again (the domains' first-appearance order may change)."""
+
+    __slots__ = ("class_ids", "member", "order", "row_counts", "sums", "tp_counts", "values",
+                 "version")
+
+    def __init__(self, cols, key: str, member: np.ndarray, counts: np.ndarray):
+        class_ids, _ = cols.label_classes((key,))
+        self.class_ids = class_ids
+        self.values = cols.class_values((key,), key)
+        self.member = member
+        self.row_counts = counts.copy()
+        rows = np.flatnonzero(member)
+        row_classes = class_ids[rows]
+        self.sums = np.bincount(row_classes, weights=counts[rows],
+                                minlength=len(self.values)).astype(np.int64)
+        present, first_row = np.unique(row_classes, return_index=True)
+        self.order = present[np.argsort(first_row, kind="stable")]
+        values, sums = self.values, self.sums.tolist()
+        self.tp_counts = {values[cid]: sums[cid] for cid in self.order.tolist()}
+        self.version = cols.version
+
+    def critical_pair(self) -> tuple[str, int, str, int] | None:
+        """critical_pair(self.tp_counts), from the sums in domain order."""
+        if not len(self.order) or "" in self.tp_counts:
+            return critical_pair(self.tp_counts)
+        nums = self.sums[self.order]
+        first = int(np.argmin(nums))   # the earliest of the smallest
+        v0, n0 = self.values[int(self.order[first])], int(nums[first])
+        if len(nums) == 1:
+            return v0, n0, "", MAX_INT32
+        nums[first] = np.iinfo(np.int64).max
+        second = int(np.argmin(nums))
+        return v0, n0, self.values[int(self.order[second])], int(nums[second])
+
+    def refresh(self, cols, key: str, member: np.ndarray, counts: np.ndarray) -> None:
+        """Brought up to date with the columns, by the changed rows or summed again."""
+        if self.class_ids is not cols.label_classes((key,))[0]:
+            self.__init__(cols, key, member, counts)
+            return
+        if self.version == cols.version:
+            return
+        changed = np.flatnonzero(cols.row_version > self.version)
+        if (member[changed] != self.member[changed]).any():
+            self.__init__(cols, key, member, counts)
+            return
+        delta = counts[changed] - self.row_counts[changed]
+        self.row_counts[changed] = counts[changed]
+        moved = (delta != 0) & member[changed]
+        for row, d in zip(changed[moved].tolist(), delta[moved].tolist()):
+            cid = self.class_ids[row]
+            self.sums[cid] += d
+            self.tp_counts[self.values[cid]] += d
+        self.version = cols.version
+
+
+def _tolerations_key(pod) -> str:
+    return repr(pod.tolerations)
+
+
+def policy_domain_counts(cols, constraints, pod, affinity, counter):
+    """Per constraint, matching pods per topology value over the nodes holding every key and
+    counting under the constraint's policies, in the order the values first appear; and,
+    the counts per class of label_classes((key,)), and the critical paths' pairs."""
+    eligible = _eligible(cols, constraints)
+    keys = tuple(sorted({c.topology_key for c in constraints}))
+    out, per_class, pairs = [], [], []
     for c in constraints:
         mask = policy_mask(cols, c, pod, affinity)
-        rows = np.flatnonzero(eligible if mask is None else eligible & mask)
+        member = eligible if mask is None else eligible & mask
         counts = cols.pod_counts(("PodTopologySpread", pod.namespace, c.selector_key),
                                  lambda ni, c=c: counter.count(ni, c, pod.namespace))
-        class_ids, _ = cols.label_classes((c.topology_key,))
-        values = cols.class_values((c.topology_key,), c.topology_key)
-        row_classes = class_ids[rows]
-        sums = np.bincount(row_classes, weights=counts[rows], minlength=len(values))
-        present, first_row = np.unique(row_classes, return_index=True)
-        order = present[np.argsort(first_row, kind="stable")]
-        out.append(dict(zip([values[cid] for cid in order.tolist()],
-                            sums[order].astype(np.int64).tolist())))
-    return out
+        if c.node_affinity_policy == "Honor" and affinity is not None:
+            kept = KeptDomains(cols, c.topology_key, member, counts)   # no key for affinity
+        else:
+            memo = ("PodTopologySpread domains", pod.namespace, c.selector_key, c.topology_key,
+                    keys, _tolerations_key(pod) if c.node_taints_policy == "Honor" else None)
+            kept = cols.derived(memo, partial(KeptDomains, cols, c.topology_key, member, counts))
+            kept.refresh(cols, c.topology_key, member, counts)
+        out.append(dict(kept.tp_counts))
+        per_class.append(kept.sums.copy())
+        pairs.append(kept.critical_pair())
+    return out, per_class, pairs
 
 
 def critical_pair(tp_counts: dict[str, int]) -> tuple[str, int, str, int] | None:
