@@ -15,6 +15,7 @@ from .framework.handle import ClusterObjects
 from .framework.types import PodInfo
 from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
+from .plugins.dynamicresources import versions as dra_versions
 from .safe_read import read_documents
 from .simulator_export import is_simulator_export, simulator_export_objects
 from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand
@@ -133,6 +134,11 @@ class _Builder:
             self.cluster.warnings.append(f"{path}: {where}: skipping unsupported kind {kind!r}")
             return
         label = _label(obj, kind, where)
+        if kind in dra.HANDLERS:
+            try:
+                obj = dra_versions.to_v1(obj, f"{where}: {label}")
+            except InputError as exc:
+                raise InputError(str(exc), file=path) from exc
         problems = [] if self.checked else validate_object(obj)
         if problems:
             raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
