@@ -9,9 +9,13 @@ incomplete or invalid pools give no devices). Devices are identified as (driver,
 """
 from __future__ import annotations
 
+import hashlib
+import uuid
 from dataclasses import dataclass, field
 
 from ...labels import match_node_selector_terms
+from ...quantity import parse_quantity
+from . import capacity, counters, device_taints
 from .cel import CELError, attribute_value, compile_selector, device_variables
 from .objects import claim_key
 
@@ -22,13 +26,28 @@ class AllocationError(Exception):
     """The claim or class cannot be handled at all: the plugin aborts the cycle with an error."""
 
 
+@dataclass(frozen=True)
+class Features:
+    """internal.Features: the optional parts of the allocator, each from its feature gate."""
+    admin_access: bool = True            # DRAAdminAccess
+    prioritized_list: bool = True        # DRAPrioritizedList
+    partitionable_devices: bool = True   # DRAPartitionableDevices
+    device_taints: bool = True           # DRADeviceTaints
+    binding_conditions: bool = True      # DRADeviceBindingConditions (+ ResourceClaimDeviceStatus)
+    consumable_capacity: bool = True     # DRAConsumableCapacity
+
+
+ALL_FEATURES = Features()
+
+
 @dataclass
 class Pool:
     driver: str
     name: str
-    slices: list[dict]
+    slices: list[dict]                 # the newest generation's slices with devices for the node
     incomplete: bool = False
     invalid: bool = False
+    all_slices: list[dict] = field(default_factory=list)   # every slice of that generation
 
     @property
     def pool_id(self) -> str:
@@ -44,8 +63,10 @@ class _Request:
     selectors: list
     mode: str
     admin: bool
+    tolerations: list = field(default_factory=list)
+    capacity: dict | None = None       # capacity.requests
     num_devices: int = 0
-    all_devices: list = field(default_factory=list)  # (device id, device, slice) for mode All
+    all_devices: list = field(default_factory=list)  # (id, device, slice, pool) for mode All
 
     @property
     def full_name(self) -> str:
@@ -57,20 +78,27 @@ class _Request:
         return (self.parent, self.name) if self.parent else (self.name, "")
 
 
-class _MatchAttribute:
-    """matchAttributeConstraint: every device of the named requests shares the attribute."""
+class _Constraint:
+    """A claim constraint over the devices of the requests it names (all when none)."""
 
     def __init__(self, attribute: str, requests):
         self.attribute, self.requests = attribute, set(requests or [])
-        self.value, self.count = None, 0
 
-    def _applies(self, base: str, sub: str) -> bool:
+    def applies(self, base: str, sub: str) -> bool:
         if not self.requests:
             return True
         return base in self.requests or (bool(sub) and f"{base}/{sub}" in self.requests)
 
+
+class _MatchAttribute(_Constraint):
+    """matchAttributeConstraint: every device of the named requests shares the attribute."""
+
+    def __init__(self, attribute: str, requests):
+        super().__init__(attribute, requests)
+        self.value, self.count = None, 0
+
     def add(self, base: str, sub: str, device: dict, device_id: tuple) -> bool:
-        if not self._applies(base, sub):
+        if not self.applies(base, sub):
             return True
         value = _lookup_attribute(device, device_id[0], self.attribute)
         if value is None:
@@ -83,9 +111,40 @@ class _MatchAttribute:
         self.count += 1
         return True
 
-    def remove(self, base: str, sub: str) -> None:
-        if self._applies(base, sub):
+    def remove(self, base: str, sub: str, device_id: tuple) -> None:
+        if self.applies(base, sub):
             self.count -= 1
+
+
+class _DistinctAttribute(_Constraint):
+    """distinctAttributeConstraint (DRAConsumableCapacity): no two devices of the named
+    requests share the attribute's value."""
+
+    def __init__(self, attribute: str, requests):
+        super().__init__(attribute, requests)
+        self.values: dict[tuple, tuple] = {}
+
+    def add(self, base: str, sub: str, device: dict, device_id: tuple) -> bool:
+        if not self.applies(base, sub):
+            return True
+        value = _lookup_attribute(device, device_id[0], self.attribute)
+        if value is None or value in self.values.values():
+            return False
+        self.values[device_id] = value
+        return True
+
+    def remove(self, base: str, sub: str, device_id: tuple) -> None:
+        if self.applies(base, sub):
+            self.values.pop(device_id, None)
+
+
+def _constraint(claim: dict, index: int, spec: dict) -> _Constraint:
+    if spec.get("matchAttribute"):
+        return _MatchAttribute(spec["matchAttribute"], spec.get("requests"))
+    if spec.get("distinctAttribute"):
+        return _DistinctAttribute(spec["distinctAttribute"], spec.get("requests"))
+    raise AllocationError(f"claim {claim_key(claim)}, constraint #{index}: empty constraint "
+                          "(unsupported constraint type?)")
 
 
 def _lookup_attribute(device: dict, driver: str, name: str):
@@ -116,40 +175,95 @@ def node_matches(node: dict, node_name: str, all_nodes: bool, selector: dict | N
     return False
 
 
-def gather_pools(slices: list[dict], node: dict) -> list[Pool]:
-    """GatherPools: the pools with devices reachable from the node, in order of first slice."""
+def _targets(node: dict, placement: dict) -> bool:
+    return node_matches(node, placement.get("nodeName", ""), bool(placement.get("allNodes")),
+                        placement.get("nodeSelector"))
+
+
+def _slice_targets(s: dict, node: dict, features: Features) -> bool:
+    """Whether the slice has devices for the node: by its own node selection, or (partitionable
+    devices' perDeviceNodeSelection) by any of its devices' selections."""
+    spec = s["spec"]
+    if spec.get("perDeviceNodeSelection"):
+        return features.partitionable_devices and any(
+            _targets(node, d) for d in spec.get("devices") or [])
+    return _targets(node, spec)
+
+
+def gather_pools(slices: list[dict], node: dict,
+                 features: Features = ALL_FEATURES) -> list[Pool]:
+    """GatherPools: the pools with devices reachable from the node, in order of first slice.
+
+    A pool is complete when its generation has resourceSliceCount slices in all, whichever
+    nodes they target; a newer generation elsewhere makes the node's slices obsolete."""
     pools: dict[tuple, Pool] = {}
     for s in slices:
-        spec = s["spec"]
-        if not node_matches(node, spec.get("nodeName", ""), bool(spec.get("allNodes")),
-                            spec.get("nodeSelector")):
+        if not _slice_targets(s, node, features):
             continue
+        spec = s["spec"]
         key = (spec["driver"], spec["pool"]["name"])
         pool = pools.get(key)
         generation = spec["pool"].get("generation", 0)
         if pool is None:
             pools[key] = Pool(spec["driver"], spec["pool"]["name"], [s])
-        elif generation > pool.slices[0]["spec"]["pool"].get("generation", 0):
+        elif generation > _generation(pool.slices[0]):
             pool.slices = [s]  # newer: replaces the old slices
-        elif generation == pool.slices[0]["spec"]["pool"].get("generation", 0):
+        elif generation == _generation(pool.slices[0]):
             pool.slices.append(s)
-    for pool in pools.values():
-        pool.incomplete = len(pool.slices) != pool.slices[0]["spec"]["pool"]["resourceSliceCount"]
+    out = []
+    for key, pool in pools.items():
+        generation = _generation(pool.slices[0])
+        same_pool = [s for s in slices
+                     if (s["spec"]["driver"], s["spec"]["pool"]["name"]) == key]
+        if any(_generation(s) > generation for s in same_pool):
+            continue   # obsolete: the driver is replacing this generation
+        pool.all_slices = [s for s in same_pool if _generation(s) == generation]
+        pool.incomplete = len(pool.all_slices) != \
+            pool.slices[0]["spec"]["pool"]["resourceSliceCount"]
         names = [d["name"] for s in pool.slices for d in s["spec"].get("devices") or []]
         pool.invalid = len(names) != len(set(names))
-    return list(pools.values())
+        out.append(pool)
+    return out
+
+
+def _generation(s: dict) -> int:
+    return s["spec"]["pool"].get("generation", 0)
+
+
+@dataclass
+class AllocatedState:
+    """What allocated claims hold (allocatedstate.go): devices in exclusive use, devices shared
+    by allocations with a shareID, and the capacity those consumed per device."""
+    devices: set = field(default_factory=set)
+    shared: set = field(default_factory=set)
+    capacity: dict = field(default_factory=dict)   # device id -> Consumed
+
+    def is_allocated(self, device_id: tuple) -> bool:
+        return device_id in self.devices or device_id in self.shared
 
 
 class Allocator:
-    """One per scheduling cycle: the classes, the slices and the devices already in use."""
+    """One per scheduling cycle: the classes, the slices, what is in use, the features on."""
 
     def __init__(self, *, classes: dict[str, dict], slices: list[dict],
-                 allocated: set[tuple]):
-        self.classes, self.slices, self.allocated = classes, slices, allocated
+                 allocated: set[tuple] | AllocatedState, features: Features = ALL_FEATURES):
+        self.classes, self.slices, self.features = classes, slices, features
+        self.state = allocated if isinstance(allocated, AllocatedState) \
+            else AllocatedState(devices=set(allocated))
+        # Per pool: the counters left after the allocated devices (the same for every node).
+        self.counters: dict[tuple, counters.Counters] = {}
 
     def allocate(self, node: dict, claims: list[dict]) -> list[dict] | None:
         """One AllocationResult per claim, None when the node cannot satisfy them all."""
         return _Run(self, node, claims).run()
+
+    def counters_left(self, pool: Pool) -> counters.Counters:
+        key = (pool.driver, pool.name)
+        if key not in self.counters:
+            self.counters[key] = counters.available(
+                pool.all_slices,
+                lambda name: self.state.is_allocated((pool.driver, pool.name, name)))
+        return self.counters[key]
 
 
 class _Run:
@@ -157,14 +271,17 @@ class _Run:
 
     def __init__(self, alloc: Allocator, node: dict, claims: list[dict]):
         self.a, self.node, self.claims = alloc, node, claims
-        self.pools = gather_pools(alloc.slices, node)
+        self.features = alloc.features
+        self.pools = gather_pools(alloc.slices, node, alloc.features)
         # Per claim, per request: its alternatives (one, or the firstAvailable subrequests),
         # and the alternative the solution took.
         self.requests: list[list[list[_Request]]] = []
         self.selected: list[list[int]] = []
-        self.constraints: list[list[_MatchAttribute]] = []
+        self.constraints: list[list] = []
         self.allocating: dict[tuple, set[int]] = {}
-        self.results: list[list[dict]] = [[] for _ in claims]
+        self.allocating_capacity: dict[tuple, capacity.Consumed] = {}
+        self.taking: dict[tuple, counters.Counters] = {}   # counters being consumed, per pool
+        self.results: list[list[tuple]] = [[] for _ in claims]
         self.matches: dict[tuple, bool] = {}
 
     def run(self) -> list[dict] | None:
@@ -182,6 +299,10 @@ class _Run:
         requests, minimum = [], 0
         for request in devices.get("requests") or []:
             if request.get("firstAvailable"):
+                if not self.features.prioritized_list:
+                    raise AllocationError(
+                        f"claim {claim_key(claim)}, request {request['name']}: has "
+                        "subrequests, but the DRAPrioritizedList feature is disabled")
                 alternatives = [self._validate_request(index, claim, sub, sub["name"],
                                                        request["name"])
                                 for sub in request["firstAvailable"]]
@@ -197,19 +318,26 @@ class _Run:
                                   f"{ALLOCATION_RESULTS_MAX_SIZE}")
         self.requests.append(requests)
         self.selected.append([0] * len(requests))
-        self.constraints.append([_MatchAttribute(c["matchAttribute"], c.get("requests"))
-                                 for c in devices.get("constraints") or []])
+        self.constraints.append([_constraint(claim, i, c)
+                                 for i, c in enumerate(devices.get("constraints") or [])])
 
     def _validate_request(self, index: int, claim: dict, exact: dict, name: str,
                           parent: str = "") -> _Request:
+        full = f"{parent}/{name}" if parent else name
+        if exact.get("capacity") and not self.features.consumable_capacity:
+            what = "subrequest" if parent else "request"
+            raise AllocationError(f"claim {claim_key(claim)}, {what} {name}: has capacity "
+                                  "requests, but the DRAConsumableCapacity feature is disabled")
         klass = self.a.classes.get(exact["deviceClassName"])
         if klass is None:
             raise AllocationError(
-                f"claim {claim_key(claim)}, request {name}: could not retrieve device class "
+                f"claim {claim_key(claim)}, request {full}: could not retrieve device class "
                 f'{exact["deviceClassName"]}: deviceclass.resource.k8s.io '
                 f'"{exact["deviceClassName"]}" not found')
         data = _Request(name, parent, klass, exact.get("selectors") or [],
-                        exact["allocationMode"], bool(exact.get("adminAccess")))
+                        exact["allocationMode"], bool(exact.get("adminAccess")),
+                        exact.get("tolerations") or [],
+                        (exact.get("capacity") or {}).get("requests"))
         if data.mode == "ExactCount":
             data.num_devices = exact["count"]
             return data
@@ -222,28 +350,36 @@ class _Run:
             for s in pool.slices:
                 for device in s["spec"].get("devices") or []:
                     device_id = (pool.driver, pool.name, device["name"])
-                    if self._selectable(index, data, device, device_id, claim):
-                        data.all_devices.append((device_id, device, s))
+                    if self._selectable(index, data, s, device, device_id, claim) and \
+                            self._capacity_fits(data, device, device_id) is not None:
+                        data.all_devices.append((device_id, device, s, pool))
         data.num_devices = len(data.all_devices)
         return data
 
     # --- selection -----------------------------------------------------------------------
-    def _selectable(self, index: int, data: _Request, device: dict, device_id: tuple,
+    def _selectable(self, index: int, data: _Request, s: dict, device: dict, device_id: tuple,
                     claim: dict) -> bool:
+        if not self.features.binding_conditions and device.get("bindingConditions"):
+            return False   # devices with binding conditions need the feature
         key = (device_id, index, data.full_name)
         if key in self.matches:
             return self.matches[key]
-        attributes, capacity = device_variables(device, device_id[0])
-        match = (self._selectors_match(data.klass.get("spec", {}).get("selectors") or [],
-                                       device_id, attributes, capacity,
+        attributes, capacities = device_variables(device, device_id[0])
+        match = (self._node_allows(s, device)
+                 and self._selectors_match(data.klass.get("spec", {}).get("selectors") or [],
+                                       device_id, attributes, capacities,
                                        f"class {data.klass['metadata']['name']}")
-                 and self._selectors_match(data.selectors, device_id, attributes, capacity,
+                 and self._selectors_match(data.selectors, device_id, attributes, capacities,
                                            f"claim {claim_key(claim)}"))
         self.matches[key] = match
         return match
 
+    def _node_allows(self, s: dict, device: dict) -> bool:
+        """A device of a perDeviceNodeSelection slice must itself be reachable from the node."""
+        return not s["spec"].get("perDeviceNodeSelection") or _targets(self.node, device)
+
     @staticmethod
-    def _selectors_match(selectors, device_id, attributes, capacity, owner: str) -> bool:
+    def _selectors_match(selectors, device_id, attributes, capacities, owner: str) -> bool:
         for i, selector in enumerate(selectors):
             expression = selector["cel"]["expression"]
             try:
@@ -251,20 +387,36 @@ class _Run:
             except CELError as exc:
                 raise AllocationError(f"{owner}: selector #{i}: CEL compile error: {exc}") from exc
             try:
-                if not compiled.matches(device_id[0], attributes, capacity):
+                if not compiled.matches(device_id[0], attributes, capacities):
                     return False
             except CELError as exc:
                 raise AllocationError(f"{owner}: selector #{i} on device {'/'.join(device_id)}: "
                                       f"CEL runtime error: {exc}") from exc
         return True
 
+    def _capacity_fits(self, data: _Request, device: dict, device_id: tuple):
+        """CmpRequestOverCapacity when the feature is on: what the request would consume
+        (an empty map when the feature is off), None when the device cannot give it."""
+        if not self.features.consumable_capacity:
+            return {}
+        try:
+            return capacity.fits(data.capacity, device, device_id[0],
+                                 self.a.state.capacity.get(device_id, {}),
+                                 self.allocating_capacity.get(device_id, {}))
+        except capacity.CapacityError as exc:
+            raise AllocationError(f"request {data.full_name}: {exc}") from exc
+
+    def _multiple(self, device: dict) -> bool:
+        return self.features.consumable_capacity and bool(device.get("allowMultipleAllocations"))
+
     def _in_use(self, device_id: tuple, claim_index: int, admin: bool) -> bool:
         if admin:
             return claim_index in self.allocating.get(device_id, ())
-        return device_id in self.a.allocated or bool(self.allocating.get(device_id))
+        return device_id in self.a.state.devices or bool(self.allocating.get(device_id))
 
     # --- the search ----------------------------------------------------------------------
-    def _allocate_one(self, c: int, r: int, d: int, alt: int | None = None) -> bool:
+    def _allocate_one(self, c: int, r: int, d: int, alt: int | None = None,
+                      start: tuple = (0, 0, 0)) -> bool:
         if c >= len(self.claims):
             return True
         if r >= len(self.requests[c]):
@@ -286,35 +438,71 @@ class _Run:
             return False
         if data.mode == "All":
             # Every one of them is needed, in any order: only the next one is tried.
-            return self._try(c, r, d, alt, data, *data.all_devices[d], must=True)
-        return any(self._try(c, r, d, alt, data, device_id, device, s, must=False)
-                   for device_id, device, s in self._candidates(c, data))
+            device_id, device, s, pool = data.all_devices[d]
+            return self._try(c, r, d, alt, data, device_id, device, s, pool, must=True)
+        # The next device of the same request comes after this one (startLocation): the
+        # combinations of devices are tried, not their permutations.
+        for location, (device_id, device, s, pool) in self._candidates(c, data, start):
+            if self._try(c, r, d, alt, data, device_id, device, s, pool, must=False,
+                         after=location):
+                return True
+        return False
 
-    def _candidates(self, c: int, data: _Request):
-        """Free devices of the usable pools that match the request's selectors, lazily."""
-        for pool in self.pools:
+    def _candidates(self, c: int, data: _Request, start: tuple):
+        """Free devices of the usable pools, from `start` on, that match the request's
+        selectors and have the capacity it asks for, lazily."""
+        for p in range(start[0], len(self.pools)):
+            pool = self.pools[p]
             if pool.incomplete or pool.invalid:
                 continue
-            for s in pool.slices:
-                for device in s["spec"].get("devices") or []:
+            first_slice = start[1] if p == start[0] else 0
+            for i in range(first_slice, len(pool.slices)):
+                s = pool.slices[i]
+                devices = s["spec"].get("devices") or []
+                first = start[2] if (p, i) == start[:2] else 0
+                for j in range(first, len(devices)):
+                    device = devices[j]
                     device_id = (pool.driver, pool.name, device["name"])
-                    if not self._in_use(device_id, c, data.admin) and self._selectable(
-                            c, data, device, device_id, self.claims[c]):
-                        yield device_id, device, s
+                    if self._in_use(device_id, c, data.admin) or not self._selectable(
+                            c, data, s, device, device_id, self.claims[c]):
+                        continue
+                    if self._capacity_fits(data, device, device_id) is None:
+                        continue
+                    yield (p, i, j + 1), (device_id, device, s, pool)
 
-    def _try(self, c, r, d, alt, data, device_id, device, s, must: bool) -> bool:
+    def _try(self, c, r, d, alt, data, device_id, device, s, pool, must: bool,
+             after: tuple = (0, 0, 0)) -> bool:
         """Take the device and go on with the next one; on a dead end, give it back."""
-        undo = self._allocate_device(c, data, device_id, device, s, must=must)
+        undo = self._allocate_device(c, data, device_id, device, s, pool, must=must)
         if undo is None:
             return False
-        if self._allocate_one(c, r, d + 1, alt):
+        if self._allocate_one(c, r, d + 1, alt, after if not must else (0, 0, 0)):
             return True
         undo()
         return False
 
-    def _allocate_device(self, c: int, data: _Request, device_id, device, s, must: bool):
-        """Take the device if free and every constraint allows it; the undo function, or None."""
-        if self._in_use(device_id, c, data.admin):
+    def _allocate_device(self, c: int, data: _Request, device_id, device, s, pool, must: bool):
+        """allocateDevice: take the device if free, its counters and capacity suffice, its
+        taints are tolerated and every constraint allows it; the undo function, or None."""
+        multiple = self._multiple(device)
+        if data.admin and not multiple and c in self.allocating.get(device_id, ()):
+            return None
+        if not data.admin and self._in_use(device_id, c, False):
+            return None
+        consumes = bool(device.get("consumesCounters"))
+        if consumes and not self.features.partitionable_devices:
+            return None
+        shared_in_use = multiple and (device_id in self.a.state.capacity
+                                      or device_id in self.allocating_capacity)
+        check_counters = consumes and not shared_in_use
+        taking = self.taking.setdefault((pool.driver, pool.name), {})
+        if check_counters and not counters.fits(self.a.counters_left(pool), taking, device):
+            return None
+        if self.features.device_taints and device_taints.prevents_allocation(
+                device, data.tolerations):
+            return None
+        consumed = self._capacity_fits(data, device, device_id)
+        if consumed is None:
             return None
         constraints = self.constraints[c]
         base, sub = data.base_and_sub
@@ -326,31 +514,59 @@ class _Run:
                         f"device {'/'.join(device_id)} because a claim constraint would not be "
                         "satisfied")
                 for previous in constraints[:i]:
-                    previous.remove(base, sub)
+                    previous.remove(base, sub, device_id)
                 return None
-        self.allocating.setdefault(device_id, set()).add(c)
-        result = {"request": data.full_name, "driver": device_id[0], "pool": device_id[1],
-                  "device": device_id[2]}
-        if data.admin:
-            result["adminAccess"] = True
-        self.results[c].append((result, s))
+        if check_counters:
+            counters.take(taking, device)
+        if not multiple:
+            self.allocating.setdefault(device_id, set()).add(c)
+        else:
+            capacity.add(self.allocating_capacity.setdefault(device_id, {}), consumed)
+        self.results[c].append((self._device_result(c, data, device_id, device, consumed,
+                                                    multiple), s, device))
         size = len(self.results[c]) - 1
 
         def undo():
             for constraint in constraints:
-                constraint.remove(base, sub)
-            self.allocating[device_id].discard(c)
+                constraint.remove(base, sub, device_id)
+            if multiple:
+                capacity.add(self.allocating_capacity[device_id], consumed, -1)
+                if not self.allocating_capacity[device_id]:
+                    del self.allocating_capacity[device_id]
+            else:
+                self.allocating[device_id].discard(c)
+            if check_counters:
+                counters.take(taking, device, -1)
             del self.results[c][size:]
         return undo
 
+    def _device_result(self, c: int, data: _Request, device_id, device, consumed,
+                       multiple: bool) -> dict:
+        result = {"request": data.full_name, "driver": device_id[0], "pool": device_id[1],
+                  "device": device_id[2]}
+        if data.admin:
+            result["adminAccess"] = True
+        if data.tolerations:
+            result["tolerations"] = data.tolerations
+        if multiple:
+            result["shareID"] = share_id(self.claims[c], data.full_name, device_id,
+                                         len(self.results[c]))
+            result["consumedCapacity"] = capacity.status_names(consumed, device, device_id[0])
+        if self.features.binding_conditions:
+            for key in ("bindingConditions", "bindingFailureConditions"):
+                if device.get(key):
+                    result[key] = list(device[key])
+        return result
+
     # --- results -------------------------------------------------------------------------
     def _result(self, index: int, claim: dict) -> dict:
-        devices = {"results": [r for r, _ in self.results[index]]}
+        devices = {"results": [r for r, _, _ in self.results[index]]}
         config = self._config(index, claim)
         if config:
             devices["config"] = config
         out = {"devices": devices}
-        selector = _node_selector([s for _, s in self.results[index]])
+        selector = _node_selector([(s, d) for _, s, d in self.results[index]],
+                                  (self.node.get("metadata") or {}).get("name", ""))
         if selector is not None:
             out["nodeSelector"] = selector
         return out
@@ -387,15 +603,16 @@ def _opaque(config: dict) -> dict:
     return {"opaque": config["opaque"]} if "opaque" in config else {}
 
 
-def _node_selector(slices: list[dict]) -> dict | None:
-    """createNodeSelector: a device local to a node pins the claim there; selectors add up."""
+def _node_selector(taken: list[tuple[dict, dict]], node_name: str) -> dict | None:
+    """createNodeSelector: a device local to a node (or one that bindsToNode) pins the claim to
+    the node; selectors add up. taken: (slice, device) per allocated device."""
     fields, expressions = [], []
-    for s in slices:
-        spec = s["spec"]
-        if spec.get("nodeName"):
+    for s, device in taken:
+        placement = device if s["spec"].get("perDeviceNodeSelection") else s["spec"]
+        if placement.get("nodeName") or device.get("bindsToNode"):
             return {"nodeSelectorTerms": [{"matchFields": [
-                {"key": "metadata.name", "operator": "In", "values": [spec["nodeName"]]}]}]}
-        terms = (spec.get("nodeSelector") or {}).get("nodeSelectorTerms") or []
+                {"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}
+        terms = (placement.get("nodeSelector") or {}).get("nodeSelectorTerms") or []
         if len(terms) == 1:
             _add_new(terms[0].get("matchFields") or [], fields)
             _add_new(terms[0].get("matchExpressions") or [], expressions)
@@ -419,12 +636,28 @@ def _add_new(requirements: list[dict], into: list[dict]) -> None:
             into.append(req)
 
 
-def allocated_devices(claims) -> set[tuple]:
-    """Devices in use by allocated claims; admin access does not count as use."""
-    out = set()
+def allocated_state(claims) -> AllocatedState:
+    """What allocated claims hold; admin access does not count as use, a result with a shareID
+    (consumable capacity) shares its device and adds up its consumed capacity."""
+    state = AllocatedState()
     for claim in claims:
         allocation = (claim.get("status") or {}).get("allocation")
         for result in ((allocation or {}).get("devices") or {}).get("results") or []:
-            if not result.get("adminAccess"):
-                out.add((result["driver"], result["pool"], result["device"]))
-    return out
+            if result.get("adminAccess"):
+                continue
+            device_id = (result["driver"], result["pool"], result["device"])
+            if result.get("shareID") is None:
+                state.devices.add(device_id)
+                continue
+            state.shared.add(device_id)
+            consumed = {capacity.qualified(name, result["driver"]): parse_quantity(value)
+                        for name, value in (result.get("consumedCapacity") or {}).items()}
+            capacity.add(state.capacity.setdefault(device_id, {}), consumed)
+    return state
+
+
+def share_id(claim: dict, request: str, device_id: tuple, index: int) -> str:
+    """A share's UID: random in Go, derived from what it shares here so that runs repeat."""
+    digest = hashlib.sha256("/".join((claim_key(claim), request, *device_id, str(index)))
+                            .encode()).digest()
+    return str(uuid.UUID(bytes=digest[:16], version=4))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
+
 from ...framework.cycle_state import StateData
 from ...framework.interfaces import (
     EnqueueExtensions,
@@ -20,15 +22,21 @@ from ...framework.interfaces import (
     PreEnqueuePlugin,
     PreFilterPlugin,
     ReservePlugin,
+    ScoreExtensions,
+    ScorePlugin,
 )
 from ...framework.status import Status
 from ...labels import match_node_selector_terms
 from .. import names
+from ..helper import default_normalize_score, default_normalize_vector
 from . import objects as obj
 from . import queueing_hints
-from .allocator import AllocationError, Allocator, allocated_devices
+from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
+from .gates import allocator_features, release_at_least
+from .scoring import ScoreError, compute_score
 
 NAME = names.DYNAMIC_RESOURCES
+SCORE_SINCE = (1, 35)
 STATE_KEY = NAME
 # fwk.ErrNotFound: CycleState has no state of ours when an earlier PreFilter ended the cycle;
 # PostFilter then fails with it, as in Go (and DefaultPreemption does not run).
@@ -64,8 +72,9 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                        ReservePlugin, PreBindPlugin, EnqueueExtensions):
     NAME = NAME
 
-    def __init__(self, handle):
+    def __init__(self, handle, features: Features):
         self.handle = handle
+        self.features = features
         # inFlightAllocations: claim uid -> the claim as Reserve assumed it allocated.
         self.in_flight: dict[str, dict] = {}
 
@@ -101,7 +110,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         if self._to_allocate_of(claims):
             s.allocator = Allocator(classes=self._objects.device_classes,
                                     slices=self._objects.resource_slices,
-                                    allocated=self._allocated_devices())
+                                    allocated=self._allocated_state(), features=self.features)
         s.claims = claims
         return None, None
 
@@ -136,11 +145,11 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                                           "not exist")
         return None
 
-    def _allocated_devices(self) -> set[tuple]:
+    def _allocated_state(self) -> AllocatedState:
         """ListAllAllocatedDevices: allocated claims, plus allocations still in flight."""
         claims = [c for c in self._objects.resource_claims.values()
                   if obj.claim_uid(c) not in self.in_flight]
-        return allocated_devices(claims + list(self.in_flight.values()))
+        return allocated_state(claims + list(self.in_flight.values()))
 
     def pre_filter_extensions(self):
         return None
@@ -311,5 +320,45 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         return queueing_hints.after_pod_change(self._objects, pod, old, new)
 
 
+class ScoringDynamicResources(DynamicResources, ScorePlugin, ScoreExtensions):
+    """DynamicResources from v1.35 (PR #134711): Score prefers the node where a
+    firstAvailable request gets an earlier subrequest. It has no PreScore, so it scores every
+    pod; a pod without claims scores 0 everywhere."""
+
+    def score(self, state, pod, node_info):
+        s = _state(state)
+        if s is None:
+            return 0, Status.as_error(NOT_FOUND)
+        if not s.claims:
+            return 0, None
+        allocations = s.node_allocations.get(node_info.name)
+        if allocations is None:
+            return 0, None
+        try:
+            return compute_score(s.claims, allocations), None
+        except ScoreError as exc:
+            return 0, Status.as_error(str(exc))
+
+    def score_vector(self, state, pod, cols, rows):
+        """All zeros without claims (most pods); None scores node by node."""
+        s = _state(state)
+        if s is not None and not s.claims:
+            return np.zeros(len(rows), np.int64)
+        return None
+
+    def score_extensions(self):
+        return self
+
+    def normalize_score(self, state, pod, scores) -> Status | None:
+        default_normalize_score(scores)
+        return None
+
+    def normalize_vector(self, state, pod, scores):
+        return default_normalize_vector(scores)
+
+
 def new(args: dict, handle) -> DynamicResources:
-    return DynamicResources(handle)
+    features = allocator_features(handle)
+    if release_at_least(handle, SCORE_SINCE):
+        return ScoringDynamicResources(handle, features)
+    return DynamicResources(handle, features)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .allocator import AllocationError, Allocator, allocated_devices, gather_pools
+from .allocator import AllocationError, Allocator, allocated_state, gather_pools
 from .builders import (
     CLASS_A,
     DRIVER_A,
@@ -131,7 +131,7 @@ def test_allocated_devices_skip_admin_access_results():
     admin["status"]["allocation"] = allocation(result("req-0", "device-1", admin=True))
     normal = claim("normal")
     normal["status"]["allocation"] = allocation(result("req-0", "device-2"))
-    assert allocated_devices([admin, normal]) == {(DRIVER_A, POOL_A, "device-2")}
+    assert allocated_state([admin, normal]).devices == {(DRIVER_A, POOL_A, "device-2")}
 
 
 def test_class_config_is_added_from_class_and_claim():

@@ -1,0 +1,88 @@
+"""DynamicResources' Score (v1.35+, PR #134711; computeScore in dynamicresources.go): a
+firstAvailable request scores 8 minus the index of the subrequest the node's allocation took,
+so the pod goes where it gets its first choice."""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from scheduler_core.framework.handle import FakeHandle
+
+from . import new
+from .builders import claim, device, device_class, first_available, request, resource_slice
+from .builders import node as make_node
+from .plugin import DynamicResources, ScoringDynamicResources
+from .scoring import ScoreError, compute_score
+from .test_simulate import pod_with, simulate, write
+
+
+def prioritized(name="claim-0"):
+    return claim(name, first_available("req-0", request("large", count=2),
+                                       request("small")))
+
+
+def allocation(*requests):
+    return {"devices": {"results": [{"request": r, "driver": "d", "pool": "p", "device": "x"}
+                                    for r in requests]}}
+
+
+@pytest.mark.parametrize(("claims", "allocations", "want"), [
+    pytest.param([prioritized()], [allocation("req-0/large", "req-0/large")], 8,
+                 id="the first subrequest scores 8"),
+    pytest.param([prioritized()], [allocation("req-0/small")], 7,
+                 id="the second subrequest scores 7"),
+    pytest.param([claim("c", request("req-0"))], [allocation("req-0")], 0,
+                 id="an exact request scores nothing"),
+    pytest.param([prioritized("a"), prioritized("b")],
+                 [allocation("req-0/small"), allocation("req-0/large", "req-0/large")], 15,
+                 id="the claims' scores add up"),
+])
+def test_compute_score(claims, allocations, want):
+    assert compute_score(claims, allocations) == want
+
+
+def test_an_allocated_claim_is_scored_by_its_own_allocation():
+    done = prioritized("done")
+    done["status"]["allocation"] = allocation("req-0/small")
+    assert compute_score([done, prioritized("new")], [allocation("req-0/large")]) == 7 + 8
+
+
+def test_fewer_allocations_than_claims_to_allocate_is_an_internal_error():
+    with pytest.raises(ScoreError, match="number of allocations 1 is smaller than number of "
+                                         "claims needing allocation"):
+        compute_score([prioritized("a"), prioritized("b")], [allocation("req-0/small")])
+
+
+@pytest.mark.parametrize(("minor", "cls"), [(34, DynamicResources),
+                                            (35, ScoringDynamicResources),
+                                            (37, ScoringDynamicResources)])
+def test_score_exists_from_v1_35(minor, cls):
+    handle = FakeHandle()
+    handle.features = SimpleNamespace(minor=minor, enabled=lambda gate: True)
+    plugin = new({}, handle)
+    assert type(plugin) is cls
+    assert hasattr(plugin, "score") == (minor >= 35)
+
+
+def test_the_pod_goes_to_the_node_that_gives_its_first_choice(tmp_path):
+    # node-1 (first in order) has one GPU, node-2 has two: both can serve the claim, but only
+    # node-2 the first subrequest, "two".
+    claim_ = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+              "metadata": {"name": "c", "namespace": "default"},
+              "spec": {"devices": {"requests": [{"name": "gpu", "firstAvailable": [
+                  {"name": "two", "deviceClassName": "gpu", "count": 2},
+                  {"name": "one", "deviceClassName": "gpu"}]}]}}}
+    slices = [resource_slice("s1", "node-1", "node-1", "gpu.example.com", device("gpu-0")),
+              resource_slice("s2", "node-2", "node-2", "gpu.example.com", device("gpu-0"),
+                             device("gpu-1"))]
+    path = write(tmp_path, make_node("node-1"), make_node("node-2"), device_class("gpu"),
+                 *slices, claim_, pod_with("p", resourceClaimName="c"))
+    done = simulate(path, "--output", "json", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    (cycle,) = json.loads(done.stdout)["cycles"]
+    assert cycle["node"] == "node-2"
+    assert cycle["score"]["DynamicResources"] == {
+        "node-1": {"raw": 7, "normalized": 87, "weighted": 87},
+        "node-2": {"raw": 8, "normalized": 100, "weighted": 100}}
