@@ -97,27 +97,41 @@ WORKLOAD_SPEC = obj(replicas=INTEGER, selector=LABEL_SELECTOR, template=POD_TEMP
 _SELECTORS = array(obj(cel=obj(expression=STRING)))
 _TOLERATIONS = array(obj(key=STRING, operator=STRING, value=STRING, effect=STRING,
                          tolerationSeconds=INTEGER))
+_CAPACITY_REQUESTS = obj(requests=map_of(QUANTITY))
 _EXACT_REQUEST = obj(deviceClassName=STRING, selectors=_SELECTORS, allocationMode=STRING,
-                     count=INTEGER, adminAccess=BOOLEAN, tolerations=_TOLERATIONS)
+                     count=INTEGER, adminAccess=BOOLEAN, tolerations=_TOLERATIONS,
+                     capacity=_CAPACITY_REQUESTS)
 DEVICE_CLAIM = obj(
     requests=array(obj(name=STRING, exactly=_EXACT_REQUEST,
                        firstAvailable=array(obj(name=STRING, deviceClassName=STRING,
                                                 selectors=_SELECTORS, allocationMode=STRING,
-                                                count=INTEGER, tolerations=_TOLERATIONS)))),
-    constraints=array(obj(requests=STRINGS, matchAttribute=STRING)),
+                                                count=INTEGER, tolerations=_TOLERATIONS,
+                                                capacity=_CAPACITY_REQUESTS)))),
+    constraints=array(obj(requests=STRINGS, matchAttribute=STRING, distinctAttribute=STRING)),
     config=array(obj(requests=STRINGS, opaque=obj(driver=STRING))),
 )
 _DEVICE_ATTRIBUTE = obj(string=STRING, version=STRING, int=INTEGER, bool=BOOLEAN)
+_COUNTERS = map_of(obj(value=QUANTITY))
+_REQUEST_POLICY = obj(default=QUANTITY, validValues=array(QUANTITY),
+                      validRange=obj(min=QUANTITY, max=QUANTITY, step=QUANTITY))
+_DEVICE = obj(name=STRING, attributes=map_of(_DEVICE_ATTRIBUTE),
+              capacity=map_of(obj(value=QUANTITY, requestPolicy=_REQUEST_POLICY)),
+              taints=array(obj(key=STRING, value=STRING, effect=STRING, timeAdded=STRING)),
+              consumesCounters=array(obj(counterSet=STRING, counters=_COUNTERS)),
+              allowMultipleAllocations=BOOLEAN, bindsToNode=BOOLEAN,
+              bindingConditions=STRINGS, bindingFailureConditions=STRINGS,
+              nodeName=STRING, allNodes=BOOLEAN, nodeSelector=NODE_SELECTOR)
 DRA_KINDS = {
-    "DeviceClass": obj(spec=obj(selectors=_SELECTORS, config=array(OBJECT))),
+    "DeviceClass": obj(spec=obj(selectors=_SELECTORS, config=array(OBJECT),
+                                extendedResourceName=STRING)),
     "ResourceClaim": obj(spec=obj(devices=DEVICE_CLAIM)),
     "ResourceClaimTemplate": obj(spec=obj(metadata=OBJECT_META,
                                           spec=obj(devices=DEVICE_CLAIM))),
     "ResourceSlice": obj(spec=obj(
         driver=STRING, nodeName=STRING, allNodes=BOOLEAN, nodeSelector=NODE_SELECTOR,
         pool=obj(name=STRING, generation=INTEGER, resourceSliceCount=INTEGER),
-        devices=array(obj(name=STRING, attributes=map_of(_DEVICE_ATTRIBUTE),
-                          capacity=map_of(obj(value=QUANTITY)), taints=array(OBJECT))))),
+        perDeviceNodeSelection=BOOLEAN, devices=array(_DEVICE),
+        sharedCounters=array(obj(name=STRING, counters=_COUNTERS)))),
 }
 
 KINDS = {

@@ -23,6 +23,8 @@ FINALIZER = "resource.kubernetes.io/delete-protection"
 RESERVED_FOR_MAX_SIZE = 256
 FIRST_AVAILABLE_MAX_SIZE = 8
 ALLOCATION_MODES = ("All", "ExactCount")
+TAINT_EFFECTS = ("NoExecute", "NoSchedule", "None")
+PLACEMENT = ("nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection")
 # The apiserver's GenerateName suffix alphabet (utilrand.String): no vowels, no confusables.
 _NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 _MAX_GENERATE_BASE = 57
@@ -110,8 +112,11 @@ def check_claim_spec(spec, label: str, path: str) -> None:
             names |= _check_subrequests(req, label, f"{where}.firstAvailable")
     for i, constraint in enumerate(devices.get("constraints") or []):
         where = f"{path}.devices.constraints[{i}]"
-        if not isinstance(constraint, dict) or not constraint.get("matchAttribute"):
-            _fail("Required value", label, f"{where}.matchAttribute")
+        kinds = [k for k in ("matchAttribute", "distinctAttribute")
+                 if isinstance(constraint, dict) and constraint.get(k)]
+        if len(kinds) != 1:
+            _fail("Required value: exactly one of `matchAttribute` or `distinctAttribute` is "
+                  "required", label, where)
         for j, ref in enumerate(constraint.get("requests") or []):
             if ref not in names:
                 _fail(f'Invalid value: "{ref}": must be the name of a request in the claim',
@@ -153,10 +158,12 @@ def _check_slice(obj: dict, label: str) -> None:
     if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
         _fail(f"Invalid value: {count!r}: must be greater than zero", label,
               "spec.pool.resourceSliceCount")
-    placement = [k for k in ("nodeName", "nodeSelector", "allNodes") if spec.get(k)]
-    if len(placement) != 1:
-        _fail("Invalid value: exactly one of `nodeName`, `nodeSelector` or `allNodes` is required",
-              label, "spec")
+    placement = [k for k in PLACEMENT if spec.get(k)]
+    # A slice that only publishes counters for its pool needs no node of its own.
+    counters_only = spec.get("sharedCounters") and not spec.get("devices")
+    if len(placement) > 1 or (not placement and not counters_only):
+        _fail("Invalid value: exactly one of `nodeName`, `nodeSelector`, `allNodes` or "
+              "`perDeviceNodeSelection` is required", label, "spec")
     seen = set()
     for i, device in enumerate(spec.get("devices") or []):
         where = f"spec.devices[{i}]"
@@ -172,10 +179,31 @@ def _check_slice(obj: dict, label: str) -> None:
                 _fail("Invalid value: exactly one value must be specified", label,
                       f"{where}.attributes[{attr_name}]")
         for cap_name, cap in (device.get("capacity") or {}).items():
-            try:
-                parse_quantity((cap or {}).get("value"))
-            except QuantityError as exc:
-                _fail(str(exc), label, f"{where}.capacity[{cap_name}].value")
+            _check_quantity((cap or {}).get("value"), label, f"{where}.capacity[{cap_name}].value")
+        for j, usage in enumerate(device.get("consumesCounters") or []):
+            _check_counters(usage, label, f"{where}.consumesCounters[{j}]")
+        for j, taint in enumerate(device.get("taints") or []):
+            effect = (taint or {}).get("effect")
+            if effect not in TAINT_EFFECTS:
+                _fail(f'Unsupported value: "{effect}": supported values: "NoExecute", '
+                      '"NoSchedule", "None"', label, f"{where}.taints[{j}].effect")
+    for i, counter_set in enumerate(spec.get("sharedCounters") or []):
+        if not (counter_set or {}).get("name"):
+            _fail("Required value", label, f"spec.sharedCounters[{i}].name")
+        _check_counters(counter_set, label, f"spec.sharedCounters[{i}]")
+
+
+def _check_quantity(value, label: str, path: str) -> None:
+    try:
+        parse_quantity(value)
+    except QuantityError as exc:
+        _fail(str(exc), label, path)
+
+
+def _check_counters(holder: dict, label: str, path: str) -> None:
+    """A counter set or a device's consumption: counters by name, each with a value."""
+    for name, counter in ((holder or {}).get("counters") or {}).items():
+        _check_quantity((counter or {}).get("value"), label, f"{path}.counters[{name}].value")
 
 
 def _add_device_class(cluster, obj, label, key):
