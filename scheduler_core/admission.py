@@ -6,14 +6,17 @@ defaults.go) and runs its admission plugins on it. Only what changes scheduling 
   pod's PriorityClass, or from the globalDefault one when the pod names none, with Go's
   Forbidden errors for a missing class or a pod that contradicts its class;
 - DefaultTolerationSeconds: tolerations of the not-ready and unreachable NoExecute taints;
-- SetDefaults_PodSpec / SetDefaults_Pod: schedulerName, and host ports equal to the container
-  ports on the host network.
+- SetDefaults_PodSpec / SetDefaults_Pod: schedulerName, host ports equal to the container
+  ports on the host network, and a container's requests defaulted to its limits;
+- LimitRanger (scheduler_core.limit_ranger): the defaults and checks of the namespace's
+  LimitRanges.
 
 One deviation: a pod that already carries spec.priority and names no class is taken as already
 admitted, as kube-scheduler's own tests build pods, rather than rejected as Go would.
 """
 from __future__ import annotations
 
+from . import limit_ranger
 from .errors import InputError
 
 PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
@@ -28,11 +31,11 @@ NOT_READY_TAINT = "node.kubernetes.io/not-ready"
 UNREACHABLE_TAINT = "node.kubernetes.io/unreachable"
 
 
-def admit_pods(pods: list[dict], classes: dict[str, dict]) -> None:
+def admit_pods(pods: list[dict], classes: dict[str, dict], limit_ranges: list[dict]) -> None:
     """Default and admit every pod in place; InputError names the first pod refused."""
     default = default_priority_class(classes)
     for pod in pods:
-        admit_pod(pod, classes, default)
+        admit_pod(pod, classes, default, limit_ranges)
 
 
 def default_priority_class(classes: dict[str, dict]) -> tuple[str, dict] | None:
@@ -41,8 +44,18 @@ def default_priority_class(classes: dict[str, dict]) -> tuple[str, dict] | None:
     return min(defaults, key=lambda item: int(item[1].get("value", 0)), default=None)
 
 
-def admit_pod(pod: dict, classes: dict[str, dict], default: tuple[str, dict] | None) -> None:
+def admit_pod(pod: dict, classes: dict[str, dict], default: tuple[str, dict] | None,
+              limit_ranges: list[dict]) -> None:
+    """limit_ranges: every LimitRange of the cluster (the pod's namespace's apply); a pod
+    they forbid raises limit_ranger.Forbidden."""
     spec = pod.setdefault("spec", {})
+    _default_requests(spec)
+    ranges = limit_ranger.ranges_for(_namespace(pod), limit_ranges)
+    if ranges:
+        try:
+            limit_ranger.admit_pod(pod, ranges)
+        except limit_ranger.Forbidden as exc:
+            raise limit_ranger.Forbidden(str(exc), obj=_label(pod)) from None
     _admit_priority(pod, spec, classes, default)
     _add_default_tolerations(spec)
     spec.setdefault("schedulerName", DEFAULT_SCHEDULER_NAME)
@@ -50,9 +63,27 @@ def admit_pod(pod: dict, classes: dict[str, dict], default: tuple[str, dict] | N
         _default_host_ports(spec)
 
 
+def _namespace(pod: dict) -> str:
+    return (pod.get("metadata") or {}).get("namespace") or "default"
+
+
 def _label(pod: dict) -> str:
-    meta = pod.get("metadata") or {}
-    return f"Pod {meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+    return f"Pod {_namespace(pod)}/{(pod.get('metadata') or {}).get('name', '')}"
+
+
+def _default_requests(spec: dict) -> None:
+    """SetDefaults_Pod: a resource a container limits but does not request is requested at
+    its limit (before any admission plugin, so LimitRanger's default request does not apply)."""
+    for group in ("containers", "initContainers"):
+        for container in spec.get(group) or []:
+            resources = (container or {}).get("resources") or {}
+            limits = resources.get("limits") or {}
+            if not limits:
+                continue
+            requests = dict(resources.get("requests") or {})
+            for name, value in limits.items():
+                requests.setdefault(name, value)
+            resources["requests"] = requests
 
 
 def _resolve_class(pod: dict, spec: dict, classes, default) -> tuple[str, dict | None]:

@@ -15,19 +15,29 @@ from .scheduler import Scheduler
 from .timeline.life import attach
 from .timings import PluginTimer
 
+# The contract's --until when the input has a CronJob and none is given: an hour of schedule.
+CRONJOB_DEFAULT_UNTIL = 3600.0
+
 
 def build_scheduler(cluster: Cluster, config: dict | None = None, *, config_file: str = "",
                     seed: int = 0, observer=None, out_of_tree: dict | None = None,
-                    record: bool = False) -> Scheduler:
+                    record: bool = False, until: float | None = None) -> Scheduler:
     """The scheduler over `cluster` with `config` (None: the cluster's own document).
 
     config_file names the configuration in error messages. record: keep the timeline recorder
-    (steps, samples, plugin timings) even for a cluster without timelines.
+    (steps, samples, plugin timings) even for a cluster without timelines. until: the
+    virtual second the run stops at (None: when nothing can change, or an hour with a CronJob).
     """
     registry = default_registry(out_of_tree)
     cfg = parse_configuration(config if config is not None else cluster.config, registry,
                               file=config_file)
     scheduler = Scheduler(cluster, cfg, seed=seed, observer=observer, registry=registry)
+    scheduler.until = until if until is not None else default_until(cluster)
     timer = PluginTimer(scheduler.frameworks.values()) if record else None
     scheduler.life = attach(scheduler, timer=timer, always=record)
     return scheduler
+
+
+def default_until(cluster: Cluster) -> float | None:
+    has_cronjob = any(w.get("kind") == "CronJob" for w in cluster.workloads)
+    return CRONJOB_DEFAULT_UNTIL if has_cronjob else None

@@ -18,6 +18,9 @@ def _simulate_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--output", choices=("json", "summary", "table"), default="table")
     p.add_argument("--max-cycles", type=int, default=None)
+    p.add_argument("--until", type=float, default=None, metavar="SECONDS",
+                   help="stop at this virtual time (default: when nothing can change any "
+                        "more; 3600 when the input has a CronJob)")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE[:FACTORY]",
                    help="register an out-of-tree plugin (like app.WithPlugin)")
 
@@ -52,10 +55,13 @@ def simulate_command(args) -> int:
     from .simulate import format_table, simulate
     try:
         out_of_tree = dict(_parse_plugin_flag(p) for p in args.plugin)
+        if args.until is not None and not args.until >= 0:
+            raise InputError(f"--until must be a number of seconds >= 0, got {args.until:g}")
         result = simulate(args.files, config_file=args.config, seed=args.seed,
                           max_cycles=args.max_cycles, out_of_tree=out_of_tree,
                           warn=lambda line: print(f"warning: {line}", file=sys.stderr),
-                          observe=args.output == "json", summary=args.output == "summary")
+                          observe=args.output == "json", summary=args.output == "summary",
+                          until=args.until)
     except (InputError, RegistryError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -11,7 +11,7 @@ class InputError(Exception):
     """Bad input: names the file, the object and the field. Exit status 2 on the command line."""
 
     def __init__(self, message: str, *, file: str = "", obj: str = "", field: str = ""):
-        self.file, self.obj, self.field = file, obj, field
+        self.file, self.obj, self.field, self.message = file, obj, field, message
         where = ": ".join(p for p in (file, obj) if p)
         if field:
             where = f"{where}: field {field}" if where else f"field {field}"

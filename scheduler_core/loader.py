@@ -6,9 +6,12 @@ half-loaded because the Cluster is only built once every document has been check
 from __future__ import annotations
 
 import copy
+import random
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from . import limit_ranger
 from .admission import admit_pods
 from .errors import InputError, json_kind
 from .framework.handle import ClusterObjects
@@ -18,7 +21,9 @@ from .plugins.dynamicresources import objects as dra
 from .plugins.dynamicresources import versions as dra_versions
 from .safe_read import read_documents
 from .simulator_export import is_simulator_export, simulator_export_objects
-from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand
+from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand, workload_problems
+from .workloads.naming import generate_name
+from .workloads.persistentvolume import sync_claims
 
 SYSTEM_PRIORITY_CLASSES = {
     "system-node-critical": 2000001000,
@@ -26,8 +31,8 @@ SYSTEM_PRIORITY_CLASSES = {
 }
 CONFIG_KIND = "KubeSchedulerConfiguration"
 TIMELINE_KIND = "Timeline"      # the playground's own kind: docs/TIMELINE.md
-EXTRA_KINDS = ("PodGroup", "Service", "ReplicaSet", "StatefulSet", "ReplicationController",
-               "CSIDriver", "CSIStorageCapacity", "ElasticQuota")
+EXTRA_KINDS = ("PodGroup", "Service", "CSIDriver", "CSIStorageCapacity", "ElasticQuota",
+               "LimitRange")
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 
 
@@ -114,10 +119,14 @@ def _label(obj: dict, kind: str, where: str) -> str:
 class _Builder:
     """Collects objects of every file, checking each as it comes."""
 
-    def __init__(self, checked: bool = False):
+    def __init__(self, checked: bool = False, seed: int = 0):
         self.cluster = Cluster()
         self.seen: set[tuple[str, str]] = set()
         self.checked = checked
+        # Where each object came from, by id: admission's errors name the file and document.
+        self.origin: dict[int, tuple[str, str]] = {}
+        # generateName's random suffixes, apart from the controllers' and the scheduler's.
+        self.names = random.Random(f"generateName/{seed}")
 
     def add(self, path: str, where: str, obj: dict) -> None:
         kind = obj.get("kind") or ""
@@ -133,6 +142,7 @@ class _Builder:
         if handler is None and kind not in EXTRA_KINDS and kind not in WORKLOAD_KINDS:
             self.cluster.warnings.append(f"{path}: {where}: skipping unsupported kind {kind!r}")
             return
+        _generate_name(obj, self.names)
         label = _label(obj, kind, where)
         if kind in dra.HANDLERS:
             try:
@@ -140,6 +150,8 @@ class _Builder:
             except InputError as exc:
                 raise InputError(str(exc), file=path) from exc
         problems = [] if self.checked else validate_object(obj)
+        if not problems and not self.checked and kind in WORKLOAD_KINDS:
+            problems = workload_problems(obj)
         if problems:
             raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
         # A `kubectl get -o yaml` export: the server's field bookkeeping means nothing here.
@@ -148,6 +160,7 @@ class _Builder:
             # A copy: the controllers give it a uid, which must not leak into the source.
             obj = copy.deepcopy(obj)
             self.cluster.workloads.append(obj)
+        self.origin[id(obj)] = (path, where)
         key = label.split(" ", 1)[1]
         if (kind, key) in self.seen:
             raise InputError(f"duplicate {kind} {key!r}", file=path, obj=label)
@@ -158,23 +171,70 @@ class _Builder:
             raise InputError(str(exc), file=path) from exc
 
     def finish(self, seed: int = 0) -> Cluster:
-        self.cluster.controllers = expand(self.cluster, seed)
+        """Admission of the input's pods, the controllers (whose pods are admitted as they
+        make them), then the PV controller's bindings."""
         classes = self.cluster.objects.priority_classes
-        for pod in self.cluster.pods:
-            name = (pod.get("spec") or {}).get("priorityClassName")
-            if name and name not in classes and name not in SYSTEM_PRIORITY_CLASSES:
-                meta = pod["metadata"]
-                raise InputError(f'no PriorityClass with name "{name}" was found',
-                                 obj=f"Pod {meta.get('namespace') or 'default'}/{meta['name']}",
-                                 field="spec.priorityClassName")
-        _default_storage(self.cluster.objects)
         defaults = [n for n, pc in classes.items() if pc.get("globalDefault")]
         if len(defaults) > 1:
             raise InputError(f"more than one globalDefault PriorityClass: {defaults}",
                              obj=f"PriorityClass {defaults[1]}", field="globalDefault")
-        admit_pods(self.cluster.pods, classes)
+        limit_ranges = self.cluster.objects.extra.get("LimitRange", [])
+        with self._located(self.cluster.pods):
+            admit_pods(self.cluster.pods, classes, limit_ranges)
+        self.cluster.controllers = expand(self.cluster, seed)
+        _default_storage(self.cluster.objects)
+        with self._located(self.cluster.objects.pvcs.values()):
+            _admit_claims(self.cluster.objects, limit_ranges)
+        self._bind_claims()
         dra.finish(self.cluster.objects)
         return self.cluster
+
+    @contextmanager
+    def _located(self, objects):
+        """An InputError about one of `objects` names the file and document it came from."""
+        try:
+            yield
+        except InputError as exc:
+            culprit = next((o for o in objects
+                            if exc.obj.endswith(" " + _key_of(o))), None)
+            if culprit is None or id(culprit) not in self.origin:
+                raise
+            path, where = self.origin[id(culprit)]
+            raise InputError(exc.message, file=path, obj=f"{where}: {exc.obj}",
+                            field=exc.field) from None
+
+    def _bind_claims(self) -> None:
+        """The PV controller binds the immediate claims before any pod is scheduled."""
+        _, waiting = sync_claims(self.cluster.objects)
+        for pvc, why in waiting:
+            meta = pvc.get("metadata") or {}
+            self.cluster.warnings.append(
+                f"PersistentVolumeClaim {meta.get('namespace') or 'default'}/{meta.get('name')}"
+                f": {why}")
+
+
+def _key_of(obj: dict) -> str:
+    meta = obj.get("metadata") or {}
+    return f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
+
+
+def _generate_name(obj: dict, rng: random.Random) -> None:
+    """The API server names an object that has only metadata.generateName (BeforeCreate)."""
+    meta = obj.get("metadata")
+    if isinstance(meta, dict) and not meta.get("name") and \
+            isinstance(meta.get("generateName"), str) and meta["generateName"]:
+        meta["name"] = generate_name(rng, meta["generateName"])
+
+
+def _admit_claims(objects, limit_ranges: list[dict]) -> None:
+    """LimitRanger on the claims: their storage requests within the PersistentVolumeClaim
+    ranges of their namespace."""
+    for key, pvc in objects.pvcs.items():
+        ranges = limit_ranger.ranges_for(key.split("/", 1)[0], limit_ranges)
+        try:
+            limit_ranger.admit_claim(pvc, ranges)
+        except limit_ranger.Forbidden as exc:
+            raise limit_ranger.Forbidden(str(exc), obj=f"PersistentVolumeClaim {key}") from None
 
 
 def _default_storage(objects) -> None:
@@ -231,9 +291,8 @@ _HANDLERS = {
     **dra.HANDLERS,
 }
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup", "Service",
-               "CSIStorageCapacity", "ElasticQuota",
-               "ReplicaSet", "StatefulSet", "ReplicationController",
-               "Deployment", "DaemonSet", "Job", *dra.NAMESPACED}
+               "CSIStorageCapacity", "ElasticQuota", "LimitRange", *WORKLOAD_KINDS,
+               *dra.NAMESPACED}
 
 
 def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
@@ -243,7 +302,7 @@ def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
     Workloads become pods as their controllers would make them, named from `seed`.
     checked: every object was validated when it was stored (a playground run's documents),
     so the per-object validation, most of the load at 5,000 nodes, is not done again."""
-    builder = _Builder(checked)
+    builder = _Builder(checked, seed)
     for path, docs in sources:
         for i, doc in enumerate(docs):
             try:

@@ -81,3 +81,55 @@ def resource_value(name: str, value) -> int:
     if abs(amount) > INT64_MAX:
         raise QuantityError(f"must be no more than {INT64_MAX}: {value!r}")
     return amount
+
+
+_DECIMAL_SUFFIXES = {-9: "n", -6: "u", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T",
+                     15: "P", 18: "E"}
+_BINARY_SUFFIXES = ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
+
+
+def canonical(value) -> str:
+    """Quantity.String(): the value in its format's canonical form ("1.5Gi" is "1536Mi",
+    "0.5" is "500m", "2000" is "2k"), the format being the input's suffix family.
+
+    Values are first rounded up to nano units, as the parser keeps them."""
+    amount = parse_quantity(value)
+    nanos = _ceil(amount * Decimal("1e9"))
+    text = value if isinstance(value, str) else str(value)
+    suffix = (_QUANTITY.fullmatch(text) or [None, None, None])[2] or ""
+    if suffix[:1] in ("e", "E"):
+        return _exponent_form(nanos)
+    if suffix in _BINARY and not -1024 < amount < 1024 and nanos % 10**9 == 0:
+        number, power = nanos // 10**9, 0
+        while number and number % 1024 == 0 and power < len(_BINARY_SUFFIXES) - 1:
+            number, power = number // 1024, power + 1
+        return f"{number}{_BINARY_SUFFIXES[power]}"
+    return _decimal_form(nanos)
+
+
+def _trimmed(nanos: int) -> tuple[int, int]:
+    """(mantissa, exponent) of nanos x 10^-9 without trailing zeros."""
+    exponent = -9
+    while nanos and nanos % 10 == 0:
+        nanos, exponent = nanos // 10, exponent + 1
+    return nanos, exponent
+
+
+def _decimal_form(nanos: int) -> str:
+    number, exponent = _trimmed(nanos)
+    if number == 0:
+        return "0"
+    shift = exponent % 3                      # AsCanonicalBytes: exponent a multiple of 3
+    number, exponent = number * 10**shift, exponent - shift
+    while exponent > 18:
+        number, exponent = number * 1000, exponent - 3
+    return f"{number}{_DECIMAL_SUFFIXES[exponent]}"
+
+
+def _exponent_form(nanos: int) -> str:
+    number, exponent = _trimmed(nanos)
+    if number == 0:
+        return "0"
+    shift = exponent % 3
+    number, exponent = number * 10**shift, exponent - shift
+    return f"{number}e{exponent}" if exponent else str(number)

@@ -196,6 +196,8 @@ class Scheduler:
         # Called with each pod once it is bound (the cluster's controllers watch bindings).
         self.bind_hooks: list = []
         self.life = None    # a timeline.life.ClusterLife once the cluster has one
+        # --until: virtual seconds after which nothing more happens (None: no bound).
+        self.until: float | None = None
         self.extenders = extenders if extenders is not None else self._build_extenders()
         self.frameworks: dict[str, Framework] = {}
         for profile in self.config.profiles:
@@ -350,8 +352,12 @@ class Scheduler:
             flush_at = self._next_useful_flush()
             if flush_at is None:
                 return False
+            if self.until is not None and flush_at > self.until:
+                return False
             self.at(flush_at, self._flush_unschedulable)
             times = [flush_at]
+        if self.until is not None and min(times) > self.until:
+            return False
         self.clock = max(self.clock, min(times))
         return True
 

@@ -51,7 +51,7 @@ class SimulationResult:
 
 def load_scheduler(paths: list[str], *, config_file: str | None = None, seed: int = 0,
                    observer=None, out_of_tree: dict | None = None, warn=None,
-                   texts: dict[str, str] | None = None) -> Scheduler:
+                   texts: dict[str, str] | None = None, until: float | None = None) -> Scheduler:
     """The scheduler over the files (texts: their contents, instead of reading them)."""
     cluster = load_files(list(paths) + ([config_file] if config_file else []), texts, seed)
     if config_file and cluster.config_file != config_file:
@@ -60,17 +60,20 @@ def load_scheduler(paths: list[str], *, config_file: str | None = None, seed: in
         if warn is not None:
             warn(line)
     return build_scheduler(cluster, config_file=cluster.config_file, seed=seed,
-                           observer=observer, out_of_tree=out_of_tree)
+                           observer=observer, out_of_tree=out_of_tree, until=until)
 
 
 def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
              max_cycles: int | None = None, out_of_tree: dict | None = None,
-             warn=None, observe: bool = True, summary: bool = False) -> SimulationResult:
-    """observe: keep the contract's full trace; summary: keep only each cycle's outcome."""
+             warn=None, observe: bool = True, summary: bool = False,
+             until: float | None = None) -> SimulationResult:
+    """observe: keep the contract's full trace; summary: keep only each cycle's outcome;
+    until: stop at that virtual second (None: the default of build.default_until)."""
     trace = TraceObserver() if observe and not summary else None
     outcomes = OutcomeObserver() if summary else None
     scheduler = load_scheduler(paths, config_file=config_file, seed=seed,
-                               observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn)
+                               observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn,
+                               until=until)
     if scheduler.life is not None and scheduler.life.steps:   # only a timeline is recorded
         scheduler.set_observer(MultiObserver(
             [o for o in (trace or outcomes, scheduler.life.recorder) if o is not None]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 
 from ..labels import LabelSelector
+from ..limit_ranger import Forbidden
 from ..workloads.manager import CONTROLLERS
 from ..workloads.naming import controller_of
 from ..workloads.pods import is_active, namespace_of
@@ -148,7 +149,10 @@ def create(life, step) -> str:
         life.taints.node_changed(obj)
     elif kind == "Pod":
         obj["metadata"].setdefault("namespace", "default")
-        life.informer.add_pod(obj)
+        try:
+            life.informer.add_pod(obj)
+        except Forbidden as exc:
+            raise StepSkipped(str(exc)) from None
     elif kind in CONTROLLERS:
         obj["metadata"].setdefault("namespace", "default")
         life.manager.add(obj)

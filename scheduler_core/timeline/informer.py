@@ -73,9 +73,12 @@ class Informer:
 
     # --- pods --------------------------------------------------------------------------------
     def add_pod(self, obj: dict) -> PodInfo:
-        """A new pod, admitted by the API server, then seen by the scheduler's informer."""
-        classes = self.s.cluster.objects.priority_classes
-        admit_pod(obj, classes, default_priority_class(classes))
+        """A new pod, admitted by the API server, then seen by the scheduler's informer;
+        limit_ranger.Forbidden when LimitRanger refuses it."""
+        objects = self.s.cluster.objects
+        classes = objects.priority_classes
+        admit_pod(obj, classes, default_priority_class(classes),
+                  objects.extra.get("LimitRange", []))
         pi = PodInfo(obj, priority=pod_priority(obj, classes))
         pi.start_time = RUN_EPOCH
         self.s.pods.append(pi)

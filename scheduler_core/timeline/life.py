@@ -10,7 +10,7 @@ from .document import parse_timelines
 from .eviction import TaintManager
 from .informer import Informer
 from .recorder import TimelineRecorder
-from .world import LiveWorld
+from .world import TIMED_KINDS, LiveWorld
 
 BIND_WATCHERS = ("StatefulSet",)
 
@@ -39,6 +39,8 @@ class ClusterLife:
         for qpi in scheduler.queue.pending():
             self.recorder.queue_event(qpi.queue, qpi, scheduler.clock)
         self.recorder.sample(scheduler.clock)
+        if self.manager.of_kind("CronJob"):
+            self.sync(TIMED_KINDS)   # the CronJobs set their first wake-up
 
     def sync(self, kinds: tuple[str, ...] | None = None) -> None:
         """Let the controllers react (kinds: only those); changes they make do not re-enter."""

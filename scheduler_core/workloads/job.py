@@ -69,6 +69,16 @@ def status(job: dict, world) -> tuple[list[dict], list[dict]]:
     return active, succeeded
 
 
+def is_finished(job: dict, world) -> bool:
+    """The Complete condition: completions succeeded, or (a work queue) one succeeded and none
+    is left running."""
+    _, completions = counts(job)
+    active, succeeded = status(job, world)
+    if completions is None:
+        return bool(succeeded) and not active
+    return len(succeeded) >= completions
+
+
 def sync(job: dict, world) -> bool:
     parallelism, completions = counts(job)
     active, succeeded = status(job, world)

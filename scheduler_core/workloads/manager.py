@@ -3,10 +3,22 @@ from __future__ import annotations
 
 import random
 
-from . import daemonset, deployment, job, replicaset, statefulset
+from .. import limit_ranger
+from ..admission import admit_pod, default_priority_class
+from . import (
+    cronjob,
+    daemonset,
+    deployment,
+    job,
+    replicaset,
+    replicationcontroller,
+    statefulset,
+)
+from .naming import controller_of
 from .pods import ensure_uid, name_of, namespace_of
 
-CONTROLLERS = {m.KIND: m for m in (deployment, replicaset, statefulset, daemonset, job)}
+CONTROLLERS = {m.KIND: m for m in (deployment, replicaset, statefulset, daemonset, job,
+                                   replicationcontroller, cronjob)}
 WORKLOAD_KINDS = tuple(CONTROLLERS)
 # Deployment -> ReplicaSet -> pods is the deepest chain; a few more passes are headroom.
 MAX_PASSES = 8
@@ -17,6 +29,35 @@ def workload_rng(seed: int) -> random.Random:
     return random.Random(f"workloads/{seed}")
 
 
+def failed_create(manager, warnings, pod: dict, exc) -> None:
+    """The FailedCreate event of the pod's controller, as a warning line: once per
+    controller and reason, as the controller retries with a new name at every sync."""
+    owner = controller_of(pod) or {}
+    reason = exc.message.split(" is forbidden: ", 1)[-1]
+    if (owner.get("uid"), reason) in manager.create_failures:
+        return
+    manager.create_failures.add((owner.get("uid"), reason))
+    warnings.append(f"{owner.get('kind', '')} {namespace_of(pod)}/{owner.get('name', '')}: "
+                    f"FailedCreate: Error creating: {exc.message}")
+
+
+# The one version a v1.3x API server serves each kind at (batch/v1beta1 CronJobs, apps/v1beta2
+# and extensions/v1beta1 workloads were removed in 1.16 to 1.25).
+SERVED_VERSIONS = {"Deployment": "apps/v1", "ReplicaSet": "apps/v1", "StatefulSet": "apps/v1",
+                   "DaemonSet": "apps/v1", "Job": "batch/v1", "CronJob": "batch/v1",
+                   "ReplicationController": "v1"}
+
+
+def workload_problems(obj: dict) -> list[tuple[str, str]]:
+    """A version the API server no longer serves (as kubectl reports the missing mapping),
+    then what the kind's validation refuses beyond the common checks."""
+    kind, version = obj["kind"], obj.get("apiVersion")
+    if version and version != SERVED_VERSIONS[kind]:
+        return [("apiVersion", f'no matches for kind "{kind}" in version "{version}"')]
+    validate = getattr(CONTROLLERS[kind], "validate", None)
+    return validate(obj) if validate is not None else []
+
+
 def workload_key(obj: dict) -> tuple[str, str, str]:
     return obj.get("kind", ""), namespace_of(obj), name_of(obj)
 
@@ -25,6 +66,8 @@ class ControllerManager:
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.workloads: dict[tuple[str, str, str], dict] = {}
+        # (owner uid, reason) of the pod creations admission refused, said once each.
+        self.create_failures: set[tuple[str, str]] = set()
 
     def add(self, obj: dict) -> None:
         ensure_uid(obj, self.rng)
@@ -44,6 +87,8 @@ class ControllerManager:
         for _ in range(MAX_PASSES):
             changed = False
             for obj in list(self.workloads.values()):
+                if self.workloads.get(workload_key(obj)) is not obj:
+                    continue   # deleted earlier in this pass (a CronJob's Replace)
                 if kinds is None or obj["kind"] in kinds:
                     changed |= CONTROLLERS[obj["kind"]].sync(obj, world)
             if not changed:
@@ -61,6 +106,10 @@ class LoadWorld:
     def pods(self) -> list[dict]:
         return self.cluster.pods
 
+    def now(self) -> None:
+        """No clock yet: controllers that act at times (CronJob) wait for the run."""
+        return None
+
     def nodes(self) -> list[dict]:
         return self.cluster.nodes
 
@@ -72,6 +121,15 @@ class LoadWorld:
         self.cluster.objects.extra.setdefault(obj["kind"], []).append(obj)
 
     def create_pod(self, pod: dict) -> None:
+        """The API server admits the pod; one LimitRanger forbids is not made (the
+        controller's FailedCreate event), and said so."""
+        classes = self.cluster.objects.priority_classes
+        try:
+            admit_pod(pod, classes, default_priority_class(classes),
+                      self.cluster.objects.extra.get("LimitRange", []))
+        except limit_ranger.Forbidden as exc:
+            failed_create(self.manager, self.cluster.warnings, pod, exc)
+            return
         self.cluster.pods.append(pod)
 
     def delete_pod(self, pod: dict, reason: str) -> None:
