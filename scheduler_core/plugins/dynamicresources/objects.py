@@ -278,6 +278,12 @@ def _generated_name(pod_name: str, claim_name: str, namespace: str) -> str:
     return base + "".join(_NAME_ALPHABET[b % len(_NAME_ALPHABET)] for b in digest[:5])
 
 
+def generated_name(base: str, seed: str) -> str:
+    """GenerateName's base plus 5 characters derived from `seed` (runs repeat)."""
+    digest = hashlib.sha256(seed.encode()).digest()
+    return base + "".join(_NAME_ALPHABET[b % len(_NAME_ALPHABET)] for b in digest[:5])
+
+
 def create_template_claims(objects, pod: dict) -> None:
     """One ResourceClaim per template reference without one yet, recorded in the pod status."""
     spec, meta = pod.get("spec") or {}, pod.get("metadata") or {}

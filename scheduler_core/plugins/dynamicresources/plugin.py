@@ -29,10 +29,10 @@ from ...framework.status import Status
 from ...labels import match_node_selector_terms
 from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
+from . import extended, queueing_hints
 from . import objects as obj
-from . import queueing_hints
 from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
-from .gates import allocator_features, release_at_least
+from .gates import allocator_features, enabled, release_at_least
 from .scoring import ScoreError, compute_score
 
 NAME = names.DYNAMIC_RESOURCES
@@ -54,6 +54,12 @@ class _State(StateData):
         self.unavailable: set[int] = set()
         self.node_allocations: dict[str, list[dict]] = {}
         self.events: list[dict] = []                # what this cycle did, for the trace
+        # Extended resources backed by DRA: the pod's claim for them (in memory until PreBind),
+        # the backed requests, and per node (claim with its requests, allocation, mappings).
+        self.extended: dict | None = None
+        self.backed: dict[str, int] = {}
+        self.node_extended: dict[str, tuple[dict, dict, list[dict]]] = {}
+        self.extended_allocation: tuple[dict, dict, list[dict]] | None = None
 
 
 def _state(cycle_state) -> _State | None:
@@ -72,9 +78,10 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                        ReservePlugin, PreBindPlugin, EnqueueExtensions):
     NAME = NAME
 
-    def __init__(self, handle, features: Features):
+    def __init__(self, handle, features: Features, extended_resources: bool = True):
         self.handle = handle
         self.features = features
+        self.extended_resources = extended_resources   # DRAExtendedResource
         # inFlightAllocations: claim uid -> the claim as Reserve assumed it allocated.
         self.in_flight: dict[str, dict] = {}
 
@@ -101,13 +108,14 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             claims = obj.pod_claims(self._objects, _pod(pod))
         except obj.ClaimError as exc:
             return None, _unschedulable(str(exc))
-        if not claims:
+        self._pre_filter_extended(s, pod)
+        if not claims and s.extended is None:
             return None, Status.skip()
         for claim in claims:
             status = self._pre_filter_claim(s, pod, claim)
             if status is not None:
                 return None, status
-        if self._to_allocate_of(claims):
+        if self._to_allocate_of(claims) or s.extended is not None:
             s.allocator = Allocator(classes=self._objects.device_classes,
                                     slices=self._objects.resource_slices,
                                     allocated=self._allocated_state(), features=self.features)
@@ -129,6 +137,19 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             return _unschedulable(f"resource claim {obj.claim_key(claim)} is in the process "
                                   "of being allocated")
         return self._check_classes(claim)
+
+    def _pre_filter_extended(self, s: _State, pod) -> None:
+        """preFilterExtendedResources: the pod's extended resources a device class backs get a
+        claim, the one made in an earlier cycle or a new one kept in memory."""
+        if not self.extended_resources:
+            return
+        s.backed = extended.backed_resources(self._objects.device_classes,
+                                             pod.requests.scalar.items())
+        if not s.backed:
+            return
+        meta = _pod(pod).get("metadata") or {}
+        s.extended = (extended.find_claim(self._objects.resource_claims.values(), meta, pod.uid)
+                      or extended.in_memory_claim(meta, pod.uid))
 
     def _check_classes(self, claim: dict) -> Status | None:
         """validateDeviceClass for every request and subrequest: a missing class waits for a
@@ -159,17 +180,22 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         s = _state(state)
         if s is None:
             return Status.as_error(NOT_FOUND)
-        if not s.claims:
+        if not s.claims and s.extended is None:
             return None
         node = node_info.node
         unavailable = [i for i, selector in enumerate(s.available_on)
                        if selector is not None and not match_node_selector_terms(
                            selector, node_info.labels, node_info.name)]
+        node_claim, mappings = None, []
+        if s.extended is not None:
+            status, node_claim, mappings = self._filter_extended(s, pod, node_info)
+            if status is not None:
+                return status
         allocations = None
         if s.allocator is not None:
-            pending = self._to_allocate_of(s.claims)
+            pending = self._to_allocate_of(s.claims) + ([node_claim] if node_claim else [])
             try:
-                allocations = s.allocator.allocate(node, pending)
+                allocations = s.allocator.allocate(node, pending) if pending else []
             except AllocationError as exc:
                 return Status.as_error(str(exc))
             if allocations is None or len(allocations) != len(pending):
@@ -178,8 +204,28 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             s.unavailable.update(unavailable)
             return _unschedulable("resourceclaim not available on the node")
         if allocations is not None:
+            if node_claim is not None:
+                s.node_extended[node_info.name] = (node_claim, allocations.pop(), mappings)
             s.node_allocations[node_info.name] = allocations
         return None
+
+    def _filter_extended(self, s: _State, pod, node_info):
+        """filterExtendedResources: (status, the node's claim for what DRA must provide there
+        or None, the pod status' request mappings)."""
+        if s.extended["spec"].get("devices", {}).get("requests"):
+            # Made in an earlier cycle that did not bind: PostFilter deletes it, then retry.
+            return _unschedulable("cannot schedule extended resource claim"), None, []
+        needs, missing = extended.node_needs(s.backed, pod.requests.scalar.items(),
+                                             node_info.allocatable.scalar)
+        if missing is not None:
+            return _unschedulable("cannot fit resource"), None, []
+        if not needs or (s.extended.get("status") or {}).get("allocation") is not None:
+            return None, None, []
+        node_claim = copy.deepcopy(s.extended)
+        requests, mappings = extended.requests_and_mappings(
+            _pod(pod), needs, self._objects.device_classes)
+        node_claim["spec"] = {"devices": {"requests": requests}}
+        return None, node_claim, mappings
 
     @staticmethod
     def _to_allocate_of(claims: list[dict]) -> list[dict]:
@@ -190,7 +236,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         s = _state(state)
         if s is None:
             return None, Status.as_error(NOT_FOUND)
-        if not s.claims:
+        if not s.claims and s.extended is None:
             return None, Status.unschedulable("no new claims to deallocate")
         # Go picks one at random (map order); the lowest index keeps runs reproducible.
         for index in sorted(s.unavailable):
@@ -204,6 +250,11 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 s.events.append({"claim": obj.claim_key(claim), "deallocated": True})
                 self._claim_updated(old, claim)
                 return None, Status.unschedulable("deallocation of ResourceClaim completed")
+        if s.extended is not None and s.extended["metadata"]["name"] != extended.IN_MEMORY_NAME:
+            # The extended resource claim of an earlier cycle is deleted, to start anew.
+            self._objects.resource_claims.pop(obj.claim_key(s.extended), None)
+            s.events.append({"claim": obj.claim_key(s.extended), "deleted": True})
+            return None, Status.unschedulable("deletion of ResourceClaim completed")
         return None, Status.unschedulable("still not schedulable")
 
     # --- Reserve / Unreserve ---------------------------------------------------------------
@@ -211,6 +262,13 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         s = _state(state)
         if s is None:
             return Status.as_error(NOT_FOUND)
+        taken = s.node_extended.get(node_name)
+        if taken is not None:
+            s.extended_allocation = taken
+            s.events.append({"claim": obj.claim_key(taken[0]), "allocation": taken[1]})
+            assumed = copy.deepcopy(taken[0])
+            assumed["status"] = {"allocation": taken[1]}
+            self.in_flight[obj.claim_uid(assumed)] = assumed
         pending = self._to_allocate_of(s.claims) if s.claims else []
         if not pending:
             return None
@@ -238,8 +296,10 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
 
     def unreserve(self, state, pod, node_name) -> None:
         s = _state(state)
-        if s is None or not s.claims:
+        if s is None:
             return
+        if s.extended is not None:
+            self.in_flight.pop(obj.claim_uid(s.extended), None)
         for claim in s.claims:
             if self.in_flight.pop(obj.claim_uid(claim), None) is not None:
                 s.events.append({"claim": obj.claim_key(claim), "allocationReverted": True})
@@ -262,7 +322,29 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             error = self._bind_claim(s, index, pod)
             if error:
                 return Status.as_error(error)
+        if s.extended_allocation is not None:
+            self._bind_extended_claim(s, pod)
         return None
+
+    def _bind_extended_claim(self, s: _State, pod) -> None:
+        """Creates the extended resource claim, allocated and reserved for the pod, and records
+        it in the pod's status.extendedResourceClaimStatus."""
+        node_claim, allocation, mappings = s.extended_allocation
+        self.in_flight.pop(obj.claim_uid(node_claim), None)
+        meta = node_claim["metadata"]
+        name = obj.generated_name(meta["generateName"], f"{pod.key}/extended-resources")
+        claim = copy.deepcopy(node_claim)
+        claim["metadata"] = {**{k: v for k, v in meta.items()
+                                if k not in ("generateName", "uid")},
+                             "name": name, "finalizers": [obj.FINALIZER]}
+        claim["status"] = {"allocation": allocation, "reservedFor": [
+            {"resource": "pods", "name": pod.name, "uid": pod.uid}]}
+        self._objects.resource_claims[obj.claim_key(claim)] = claim
+        _pod(pod).setdefault("status", {})["extendedResourceClaimStatus"] = {
+            "requestMappings": mappings, "resourceClaimName": name}
+        s.extended, s.extended_allocation = claim, None
+        s.events.append({"claim": obj.claim_key(claim), "created": True,
+                         "allocation": allocation, "reservedFor": pod.key})
 
     def _bind_claim(self, s: _State, index: int, pod) -> str | None:
         """Writes the allocation from Reserve (if any) and the pod's reservation."""
@@ -358,7 +440,5 @@ class ScoringDynamicResources(DynamicResources, ScorePlugin, ScoreExtensions):
 
 
 def new(args: dict, handle) -> DynamicResources:
-    features = allocator_features(handle)
-    if release_at_least(handle, SCORE_SINCE):
-        return ScoringDynamicResources(handle, features)
-    return DynamicResources(handle, features)
+    cls = ScoringDynamicResources if release_at_least(handle, SCORE_SINCE) else DynamicResources
+    return cls(handle, allocator_features(handle), enabled(handle, "DRAExtendedResource"))

@@ -33,6 +33,8 @@ from ...framework.types import (
 )
 from ...validation import is_qualified_name
 from .. import names
+from ..dynamicresources.extended import backed_resources
+from ..dynamicresources.gates import enabled
 from ..helper import validate_function_shape
 from . import queueing_hints
 from .least_allocated import least_resource_scorer, least_resource_vector_scorer
@@ -79,21 +81,24 @@ class InsufficientResource(NamedTuple):
 class PodRequest:
     """preFilterState: the pod's requests, with the extended resources to check pre-filtered."""
 
-    __slots__ = ("ephemeral_storage", "memory", "milli_cpu", "scalars")
+    __slots__ = ("dra_backed", "ephemeral_storage", "memory", "milli_cpu", "scalars")
 
     def __init__(self, milli_cpu: int, memory: int, ephemeral_storage: int,
-                 scalars: list[tuple[str, int]]):
+                 scalars: list[tuple[str, int]], dra_backed: frozenset = frozenset()):
         self.milli_cpu = milli_cpu
         self.memory = memory
         self.ephemeral_storage = ephemeral_storage
         self.scalars = scalars
+        # Extended resources a DeviceClass backs (DRAExtendedResource): on a node that does
+        # not advertise them DynamicResources allocates them, so they are not checked here.
+        self.dra_backed = dra_backed
 
     def clone(self) -> PodRequest:
         return self
 
 
 def compute_pod_request(pod: PodInfo, ignored_resources=frozenset(),
-                        ignored_groups=frozenset()) -> PodRequest:
+                        ignored_groups=frozenset(), device_classes=None) -> PodRequest:
     """computePodResourceRequest, dropping what fitsRequest would skip for every node.
 
     Zero requests and ignored extended resources (by name or by the domain before '/') never
@@ -109,7 +114,8 @@ def compute_pod_request(pod: PodInfo, ignored_resources=frozenset(),
                 name in ignored_resources or name.split("/")[0] in ignored_groups):
             continue
         scalars.append((name, quantity))
-    return PodRequest(req.milli_cpu, req.memory, req.ephemeral_storage, scalars)
+    backed = frozenset(backed_resources(device_classes, scalars)) if device_classes else frozenset()
+    return PodRequest(req.milli_cpu, req.memory, req.ephemeral_storage, scalars, backed)
 
 
 def fits_request(pod_request: PodRequest, node_info: NodeInfo) -> list[InsufficientResource]:
@@ -140,6 +146,8 @@ def _insufficient(pod_request: PodRequest, alloc: Resource, used: Resource,
             alloc.ephemeral_storage, want > alloc.ephemeral_storage))
     for name, want in pod_request.scalars:
         capacity = alloc.scalar.get(name, 0)
+        if capacity == 0 and name in pod_request.dra_backed:
+            continue
         in_use = used.scalar.get(name, 0)
         if want > capacity - in_use:
             out.append(InsufficientResource(name, insufficient_reason(name), want, in_use,
@@ -218,7 +226,7 @@ def fits_request_vector(pod_request: PodRequest, cols) -> Verdict | None:
     if len(pod_request.scalars) > _MAX_SCALARS or any(abs(w) >= 2**56 for w in wants):
         return None
     # A node's code depends on its own row and the request only: kept across cycles.
-    key = (NAME, *wants[:3], tuple(pod_request.scalars))
+    key = (NAME, *wants[:3], tuple(pod_request.scalars), pod_request.dra_backed)
     infos = cols.node_infos
     kinds = cols.kept(key, lambda rows: _fit_kinds(pod_request, cols, rows),
                       lambda row: _fit_kind(pod_request, fits_request(pod_request, infos[row])))
@@ -244,12 +252,15 @@ def _fit_kinds(pod_request: PodRequest, cols, rows: np.ndarray) -> np.ndarray:
               (pod_request.ephemeral_storage, alloc[:, 2], used[:, 2], 8)]
     for i, (name, want) in enumerate(pod_request.scalars):
         capacity, in_use = cols.scalar(name)
-        checks.append((want, capacity[rows], in_use[rows], _FIRST_SCALAR_BIT << i))
-    for want, capacity, in_use, bit in checks:
+        checks.append((want, capacity[rows], in_use[rows], _FIRST_SCALAR_BIT << i,
+                       name in pod_request.dra_backed))
+    for want, capacity, in_use, bit, *backed in checks:
         # Native resources are checked only when requested; scalars always (pre-filtered > 0).
         if bit < _FIRST_SCALAR_BIT and want <= 0:
             continue
         short = want > capacity - in_use
+        if backed and backed[0]:
+            short &= capacity != 0   # DynamicResources provides it where the node has none
         kinds |= short * bit
         kinds |= (short & (want > capacity)) * _UNRESOLVABLE_BIT
     return kinds
@@ -281,7 +292,9 @@ def _scorer_for(strategy: dict) -> ResourceAllocationScorer:
 class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions):
     NAME = NAME
 
-    def __init__(self, args: dict):
+    def __init__(self, args: dict, device_classes: dict | None = None):
+        # The cluster's DeviceClasses when DRAExtendedResource is on (None: off).
+        self.device_classes = device_classes
         self.ignored_resources = frozenset(args.get("ignoredResources") or ())
         self.ignored_resource_groups = frozenset(args.get("ignoredResourceGroups") or ())
         self.scorer = _scorer_for(args["scoringStrategy"])
@@ -289,7 +302,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
     # PreFilter --------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes):
         state.write(PRE_FILTER_STATE_KEY, compute_pod_request(
-            pod, self.ignored_resources, self.ignored_resource_groups))
+            pod, self.ignored_resources, self.ignored_resource_groups, self.device_classes))
         return None, None
 
     # Filter -----------------------------------------------------------------------------
@@ -406,4 +419,7 @@ def new(args: dict, handle) -> Fit:
         raise ConfigError(errs)
     if args.get("scoringStrategy") is None:
         raise ConfigError("scoring strategy not specified")
-    return Fit(args)
+    objects = getattr(handle, "objects", None)
+    classes = objects.device_classes if objects is not None and enabled(
+        handle, "DRAExtendedResource") else None
+    return Fit(args, classes)
