@@ -3,7 +3,8 @@
 At Filter the answer is the nodes that survive, decided by the Filter plugins that rejected
 the others; at Score the node that wins, decided by the Score plugin that put the most
 weighted points between it and the runner-up; at PostFilter the victims the preemption
-picked (none when it did not preempt), decided by the PostFilter plugin.
+picked (none when it did not preempt), decided by the PostFilter plugin that ended the
+PostFilter phase (the first that did not answer Unschedulable).
 """
 
 from __future__ import annotations
@@ -60,16 +61,29 @@ def _score(trace: dict) -> dict:
     return {"answer": [winner], "plugin": plugin, "reason": reason}
 
 
+def _deciding_call(calls: list) -> dict | None:
+    """The PostFilter call that decided: as the framework's RunPostFilterPlugins does, the
+    first one that did not answer Unschedulable (DefaultPreemption's Success), else the last
+    one that ran (every plugin said Unschedulable: the last one's word stands)."""
+    for call in calls:
+        if call.get("code") != "Unschedulable":
+            return call
+    return calls[-1] if calls else None
+
+
 def _post_filter(trace: dict) -> dict:
-    calls = trace.get("postFilter") or []
-    plugin = calls[0]["plugin"] if calls else ""
+    call = _deciding_call(trace.get("postFilter") or [])
     preemption = trace.get("preemption") or {}
     victims = sorted(preemption.get("victims") or [])
+    if call is None:
+        return {"answer": victims, "plugin": "",
+                "reason": "PostFilter did not run: the pod fit a node"}
+    plugin = call["plugin"]
     if victims:
         reason = (f"{plugin} nominated {preemption.get('nominatedNode')} and evicts "
                   f"{', '.join(victims)}")
-    elif calls:
-        reason = "; ".join(r for c in calls for r in (c.get("reasons") or [])) or calls[0]["code"]
+    elif call.get("code") == "Success":
+        reason = f"{plugin} nominated {preemption.get('nominatedNode')} without evicting anyone"
     else:
-        reason = "PostFilter did not run: the pod fit a node"
+        reason = "; ".join(call.get("reasons") or []) or call["code"]
     return {"answer": victims, "plugin": plugin, "reason": reason}
