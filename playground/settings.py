@@ -288,6 +288,13 @@ PLAYGROUND_QUOTA_STORED_BYTES = env_int("PLAYGROUND_QUOTA_STORED_BYTES", 1 << 30
 # Sign-in lockout: this many failed attempts from one address within the window answer 429.
 PLAYGROUND_SIGN_IN_FAILURES = env_int("PLAYGROUND_SIGN_IN_FAILURES", 10, minimum=1)
 PLAYGROUND_SIGN_IN_WINDOW_SECONDS = env_int("PLAYGROUND_SIGN_IN_WINDOW_SECONDS", 300, minimum=1)
+# Joining a workshop (playground.workshops.join_throttle), per window: refused joins (wrong
+# codes) per client address, joins per address (a room behind one NAT address), joins per
+# workshop.
+PLAYGROUND_JOIN_WINDOW_SECONDS = env_int("PLAYGROUND_JOIN_WINDOW_SECONDS", 60, minimum=1)
+PLAYGROUND_JOIN_FAILURES = env_int("PLAYGROUND_JOIN_FAILURES", 10, minimum=1)
+PLAYGROUND_JOIN_PER_ADDRESS = env_int("PLAYGROUND_JOIN_PER_ADDRESS", 40, minimum=1)
+PLAYGROUND_JOIN_PER_WORKSHOP = env_int("PLAYGROUND_JOIN_PER_WORKSHOP", 60, minimum=1)
 
 # Out-of-tree scheduler plugins (name -> dotted path), registered like app.WithPlugin for
 # every profile check and every run; the ones scheduler_core ships are on by default.

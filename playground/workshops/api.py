@@ -14,14 +14,14 @@ from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from playground.api.views import ERRORS, PlaygroundMixin
 from playground.selectors import clusters_visible_to, run_summary
-from playground.workshops import selectors, services
+from playground.workshops import join_throttle, selectors, services
 from playground.workshops.lessons import lesson_objects, lesson_text
 from playground.workshops.models import Attendee, Question, WorkshopLesson
 
@@ -150,12 +150,18 @@ class JoinView(PlaygroundMixin, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(summary="Join a workshop with its code and a display name (signs you in)",
-                   request=JoinSerializer, auth=[], responses={200: OpenApiTypes.OBJECT,
-                                                               **errors(400, 401, 403)})
+                   request=JoinSerializer, auth=[],
+                   responses={200: OpenApiTypes.OBJECT, **errors(400, 401, 403, 429)})
     def post(self, request):
         data = self.validated(JoinSerializer)
-        attendee = services.workshop_join(code=data["code"], display_name=data["display_name"],
-                                          user=request.user)
+        try:
+            attendee = join_throttle.throttled_join(
+                request, services.normalize_code(data["code"]),
+                lambda: services.workshop_join(code=data["code"],
+                                               display_name=data["display_name"],
+                                               user=request.user))
+        except join_throttle.JoinThrottled as exc:
+            raise Throttled(wait=exc.wait, detail=str(exc)) from exc
         if request.user != attendee.user:
             login(request._request, attendee.user,
                   backend="django.contrib.auth.backends.ModelBackend")

@@ -62,12 +62,14 @@ class Attendee(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="attendance")
     display_name = models.CharField(max_length=60)
+    # The name as names are compared (services.name_key): "Ana" and "ＡＮＡ" are one name.
+    name_key = models.CharField(max_length=240)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["workshop", "display_name"],
-                                               name="attendee_unique_name")]
+        constraints = [models.UniqueConstraint(fields=["workshop", "name_key"],
+                                               name="attendee_unique_name_key")]
 
     def __str__(self):
         return f"{self.display_name} in {self.workshop.code}"

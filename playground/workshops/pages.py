@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from playground.services import InvalidInput
 from playground.throttling import throttle_sign_in
-from playground.workshops import selectors, services
+from playground.workshops import join_throttle, selectors, services
 from playground.workshops.lessons import lesson_text
 
 LOGIN_URL = "/login/"
@@ -53,20 +53,27 @@ def join_page(request, code: str = ""):
     member = selectors.membership(request.user, code) if code else None
     if member is not None and request.method == "GET":
         return redirect("page-workshop", code=member.workshop.code)
-    errors, name = {}, request.POST.get("display_name", "")
+    errors, name, wait = {}, request.POST.get("display_name", ""), 0
     if request.method == "POST":
         try:
-            attendee = services.workshop_join(code=code, display_name=name, user=request.user)
+            attendee = join_throttle.throttled_join(
+                request, code, lambda: services.workshop_join(code=code, display_name=name,
+                                                              user=request.user))
         except InvalidInput as exc:
             errors = exc.errors
+        except join_throttle.JoinThrottled as exc:
+            errors, wait = {"code": [str(exc)]}, exc.wait
         else:
             if request.user != attendee.user:
                 login(request, attendee.user,
                       backend="django.contrib.auth.backends.ModelBackend")
             return redirect("page-workshop", code=attendee.workshop.code)
-    return render(request, "workshops/join.html", {"page": "join", "code": code,
-                                                   "display_name": name, "errors": errors},
-                  status=400 if errors else 200)
+    response = render(request, "workshops/join.html", {
+        "page": "join", "code": code, "display_name": name, "errors": errors},
+        status=429 if wait else 400 if errors else 200)
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 @_login_required

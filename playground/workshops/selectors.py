@@ -80,6 +80,17 @@ def predictions_csv(workshop: Workshop) -> str:
         q = p.question
         right = " ".join((q.answer or {}).get("answer") or []) if q.answer else ""
         correct = "" if p.correct is None else ("yes" if p.correct else "no")
-        writer.writerow([q.pk, q.point, q.cycle_index, q.prompt, p.attendee.display_name,
-                         " ".join(p.answer), correct, right, p.submitted.isoformat()])
+        writer.writerow([q.pk, q.point, q.cycle_index, csv_cell(q.prompt),
+                         csv_cell(p.attendee.display_name), csv_cell(" ".join(p.answer)),
+                         correct, csv_cell(right), p.submitted.isoformat()])
     return out.getvalue()
+
+
+# What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading quote before what would start a formula
+    (a display name "=HYPERLINK(...)" stays a name, not a link)."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text

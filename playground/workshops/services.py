@@ -9,6 +9,7 @@ the transaction commits (playground.workshops.events).
 from __future__ import annotations
 
 import secrets
+import unicodedata
 import uuid
 from datetime import timedelta
 
@@ -37,6 +38,11 @@ DEFAULT_HOURS = 8
 MAX_HOURS = 24 * 14
 MAX_LESSONS = 10
 MAX_CHOICES = 200
+# Characters that reorder the text around them (Unicode's bidirectional formatting
+# characters: ALM, LRM, RLM, the embeddings and overrides, the isolates).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+NAME_KEY_LENGTH = 240
 PROMPTS = {
     Question.FILTER: "Which nodes survive Filter?",
     Question.SCORE: "Which node wins Score?",
@@ -110,11 +116,7 @@ def workshop_join(*, code, display_name, user=None) -> Attendee:
         previous = Attendee.objects.filter(workshop=workshop, user=user).first()
         if previous is not None:
             return previous
-    name = " ".join(_text(display_name, "display_name").split())
-    if not name:
-        raise InvalidInput({"display_name": ["enter the name the room will see"]})
-    if len(name) > 60:
-        raise InvalidInput({"display_name": ["at most 60 characters"]})
+    name = checked_display_name(display_name)
     try:
         with transaction.atomic():
             account = get_user_model().objects.create_user(
@@ -122,7 +124,7 @@ def workshop_join(*, code, display_name, user=None) -> Attendee:
             account.set_unusable_password()
             account.save(update_fields=["password"])
             attendee = Attendee.objects.create(workshop=workshop, user=account,
-                                               display_name=name)
+                                               display_name=name, name_key=name_key(name))
             # No copies yet (sandbox_cluster makes one when first needed): joining stays
             # instant at any cluster size.
             Sandbox.objects.bulk_create(Sandbox(attendee=attendee, lesson=lesson)
@@ -133,6 +135,31 @@ def workshop_join(*, code, display_name, user=None) -> Attendee:
         raise InvalidInput({"display_name": [f"someone in this workshop is already called "
                                              f"{name}: pick another name"]}) from exc
     return attendee
+
+
+def checked_display_name(value) -> str:
+    """The name as the room will see it (runs of white space made one space), or
+    InvalidInput: empty, too long, or holding a character that turns the text around
+    (U+202E makes "A3DUP" out of "PUD3A")."""
+    name = " ".join(_text(value, "display_name").split())
+    if not name:
+        raise InvalidInput({"display_name": ["enter the name the room will see"]})
+    if len(name) > 60:
+        raise InvalidInput({"display_name": ["at most 60 characters"]})
+    bidi = sorted({f"U+{ord(c):04X}" for c in name if c in BIDI_CONTROLS})
+    if bidi:
+        raise InvalidInput({"display_name": ["bidirectional control characters are not "
+                                             f"allowed ({', '.join(bidi)})"]})
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two display names are compared by: the same for names a room cannot tell apart
+    (case, full-width letters, ligatures and compatibility forms, invisible format
+    characters such as zero-width spaces)."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    visible = "".join(c for c in folded if unicodedata.category(c) != "Cf")
+    return " ".join(unicodedata.normalize("NFKC", visible).split())[:NAME_KEY_LENGTH]
 
 
 def sandbox_cluster(sandbox: Sandbox):

@@ -4,6 +4,7 @@ outsider with an account of their own, and anonymous clients."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from playground import run_sessions
@@ -15,6 +16,7 @@ from tests.helpers import finish_run, import_fixture, make_user
 @pytest.fixture(autouse=True)
 def _fresh_sessions(embedded_mode):
     run_sessions.sessions.clear()
+    cache.clear()  # the join throttle's counts
     yield
     run_sessions.sessions.clear()
 
