@@ -1,4 +1,5 @@
-"""Migrations that move data keep it: a run's documents into their own row (0004) and back."""
+"""Migrations that move data keep it: a run's documents into their own row (0004) and back; attendees'
+name keys (workshops 0003)."""
 
 import pytest
 from django.db import connection
@@ -28,5 +29,23 @@ def test_a_runs_documents_move_to_their_own_row_and_back(alice):
             run_id=run.pk).documents == DOCUMENTS
         apps = migrate(BEFORE)
         assert apps.get_model("playground", "Run").objects.get(pk=run.pk).documents == DOCUMENTS
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_attendees_get_name_keys_and_names_joined_twice_before_stay_apart(alice):
+    apps = migrate([("workshops", "0002_lazy_sandbox_copy")])
+    user = apps.get_model("auth", "User")
+    workshop = apps.get_model("workshops", "Workshop").objects.create(
+        code="ABCDEF", title="t", trainer_id=alice.pk, expires="2030-01-01T00:00:00Z")
+    attendee = apps.get_model("workshops", "Attendee")
+    first, second = (attendee.objects.create(
+        workshop=workshop, display_name=name,
+        user=user.objects.create(username=f"ws-{i}")) for i, name in enumerate(["Ana", "ANA"]))
+    try:
+        apps = migrate([("workshops", "0003_attendee_name_key")])
+        keys = dict(apps.get_model("workshops", "Attendee").objects.values_list("pk", "name_key"))
+        assert keys == {first.pk: "ana", second.pk: f"ana #{second.pk}"}
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
