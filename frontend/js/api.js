@@ -11,6 +11,8 @@ export class ApiError extends Error {
   static describe(status, body) {
     if (body && typeof body === "object") {
       if (typeof body.detail === "string") return body.detail;
+      // A 409's {"detail": ["..."]} reads as its sentences, not as a field called "detail".
+      if (Array.isArray(body.detail) && body.detail.every((m) => typeof m === "string")) return body.detail.join("\n");
       const parts = [];
       for (const [field, msgs] of Object.entries(body)) {
         const list = Array.isArray(msgs) ? msgs : [msgs];

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
-from playground.services import InvalidInput
+from playground.services import Conflict, InvalidInput
 from playground.throttling import throttle_sign_in
 from playground.workshops import join_throttle, selectors, services
 from playground.workshops.lessons import lesson_text
@@ -102,12 +102,25 @@ def sandbox_page(request, code: str, pk: int):
 
 
 @_login_required
+@require_http_methods(["GET", "POST"])
 def presenter_page(request, code: str):
-    """The presenter's run in the run view, laid out for a 1280x720 projector."""
+    """The presenter's run in the run view, laid out for a 1280x720 projector. Before any
+    lesson is presented: a page that offers to present the current one (a POST here)."""
     member = _member_or_404(request, code)
     lesson = member.workshop.current_lesson
-    if not member.is_trainer or lesson is None or lesson.presenter_run is None:
-        raise Http404("no presenter run")
+    if not member.is_trainer or lesson is None:
+        raise Http404("no such workshop")
+    if request.method == "POST":
+        try:
+            services.workshop_present(workshop=member.workshop, lesson=lesson)
+        except Conflict as exc:
+            return render(request, "workshops/present_first.html", {
+                "page": "workshop", "workshop": member.workshop, "lesson": lesson,
+                "errors": exc.errors.get("detail", [])}, status=409)
+        return redirect("page-workshop-present", code=member.workshop.code)
+    if lesson.presenter_run is None:
+        return render(request, "workshops/present_first.html", {
+            "page": "workshop", "workshop": member.workshop, "lesson": lesson})
     run = lesson.presenter_run
     return render(request, "workshops/presenter.html", {
         "page": "run", "run": run, "cluster": run.cluster, "workshop": member.workshop,

@@ -124,3 +124,28 @@ def test_the_join_page_refuses_nul_characters(workshop):
     response = Client().post("/join/", {"code": workshop.code, "display_name": "a\x00b"})
     assert response.status_code == 400
     assert "NUL characters are not allowed" in response.content.decode()
+
+
+def test_the_presenter_view_of_a_new_workshop_offers_to_present_its_first_lesson(
+        workshop, trainer_user):
+    trainer = Client()
+    trainer.force_login(trainer_user)
+    url = f"/workshops/{workshop.code}/present/"
+    first = trainer.get(url)
+    assert first.status_code == 200
+    assert "Nothing is on the projector yet" in first.content.decode()
+    assert 'id="present-first"' in first.content.decode()
+    presented = trainer.post(url)
+    assert presented.status_code == 302 and presented["Location"] == url
+    workshop.refresh_from_db()
+    assert workshop.current_lesson.presenter_run is not None
+    assert 'id="run-view"' in trainer.get(url).content.decode()
+
+
+def test_a_closed_workshop_is_not_presented_and_says_why(workshop, trainer_user):
+    services.workshop_close(workshop=workshop)
+    trainer = Client()
+    trainer.force_login(trainer_user)
+    response = trainer.post(f"/workshops/{workshop.code}/present/")
+    assert response.status_code == 409
+    assert f"workshop {workshop.code} is closed" in response.content.decode()

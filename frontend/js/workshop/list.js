@@ -18,12 +18,31 @@ async function drawList() {
   if (workshops.some((w) => w.role === "attendee")) $("#create-panel").hidden = true;
 }
 
+// The lessons in the order they were ticked: that is the order the workshop presents them.
+const ticked = [];
+
+function drawOrder() {
+  for (const badge of document.querySelectorAll("#lesson-choices .lesson-order")) {
+    const at = ticked.indexOf(Number(badge.dataset.cluster));
+    badge.textContent = at < 0 ? "" : String(at + 1);
+  }
+}
+
+function tick(event) {
+  const id = Number(event.target.value);
+  const at = ticked.indexOf(id);
+  if (event.target.checked && at < 0) ticked.push(id);
+  else if (!event.target.checked && at >= 0) ticked.splice(at, 1);
+  drawOrder();
+}
+
 async function drawChoices() {
   const box = $("#lesson-choices");
   const clusters = await getAll("/api/clusters/?page_size=200");
   clear(box);
   for (const c of clusters) {
-    box.append(el("label", el("input", { type: "checkbox", name: "lessons", value: c.id }),
+    box.append(el("label", el("input", { type: "checkbox", name: "lessons", value: c.id, onchange: tick }),
+      el("b.lesson-order", { dataset: { cluster: c.id }, "aria-label": "lesson number" }),
       ` ${c.name}`, c.description ? el("span.muted", ` — ${c.description.slice(0, 90)}`) : ""));
   }
 }
@@ -31,7 +50,7 @@ async function drawChoices() {
 $("#create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.target;
-  const lessons = [...form.querySelectorAll("input[name=lessons]:checked")].map((i) => Number(i.value));
+  const lessons = [...ticked];
   try {
     const w = await api.post("/api/workshops/", { title: form.title.value, hours: Number(form.hours.value), lessons });
     location.href = `/workshops/${w.code}/`;

@@ -1,7 +1,4 @@
-// Presenter mode before the first paint (a classic script in <head>): the projector layout
-// of workshop.css and large fonts, whatever the saved preference.
-(function () {
-  var root = document.documentElement;
-  root.dataset.presenter = "1";
-  root.dataset.size = "large";
-})();
+// Presenter mode before the first paint (a classic script in <head>, after theme-init.js):
+// the projector layout of workshop.css. The theme and font size stay the saved preference
+// (their buttons move into the presenter bar).
+document.documentElement.dataset.presenter = "1";

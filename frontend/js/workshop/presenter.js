@@ -1,30 +1,57 @@
 // Presenter mode on the run view (whose lesson panel shows the notes beside the run): a
-// compact workshop bar (ask at a point, the live tally, reveal) in the run's control bar.
+// compact workshop bar in the run's control bar (ask at a point, the live tally, reveal), the
+// display preferences (the site header is not shown on the projector), and "hide until
+// reveal": while a question is open, what the projector shows of the run's outcome (counts,
+// the cycle, nodes, queues, charts) is hidden, so the room predicts before it sees.
 
 import { api } from "../api.js";
-import { $, clear, el } from "../util.js";
+import { $, clear, el, setStatus } from "../util.js";
 import { LiveSocket } from "./live.js";
 
+const root = document.documentElement;
 const code = document.querySelector('meta[name="workshop-code"]').content;
 const base = `/api/workshops/${code}`;
 
-const tally = el("span", { id: "presenter-tally" });
+const askButton = el("button", { type: "button", id: "presenter-ask", onclick: ask }, "Ask next cycle");
+const hideBox = el("input", { type: "checkbox", id: "presenter-hide", checked: true, onchange: conceal });
+const tally = el("span.presenter-tally", { id: "presenter-tally", "aria-live": "polite" });
+const message = el("output.status", { id: "presenter-msg", "aria-live": "polite" });
 const bar = el("div.presenter-bar", { role: "group", "aria-label": "Workshop question" },
-  el("a", { href: `/workshops/${code}/` }, code),
+  el("a", { href: `/workshops/${code}/`, title: "The workshop's dashboard" }, code),
   el("select", { id: "presenter-point", "aria-label": "Ask at" },
     ["Filter", "Score", "PostFilter"].map((p) => el("option", { value: p }, p))),
-  el("button", { type: "button", id: "presenter-ask", onclick: ask }, "Ask next cycle"),
-  tally);
+  askButton,
+  el("label.inline", { title: "Hide the run's outcome from the projector while a question is open" },
+    hideBox, " Hide until reveal"),
+  tally, message);
 $(".run-bar").append(bar);
+// The theme and font-size buttons, out of the header the projector layout hides.
+const prefs = document.querySelector(".view-prefs");
+if (prefs) bar.append(prefs);
+const note = el("p.conceal-note", { id: "conceal-note", role: "status" });
+$(".run-view").prepend(note);
 
 let open = null;
 
+function conceal() {
+  const hidden = Boolean(open) && hideBox.checked;
+  if (hidden) root.dataset.conceal = open.point;
+  else delete root.dataset.conceal;
+  note.textContent = hidden
+    ? `Cycle ${open.cycle_index}, ${open.point}: ${open.prompt} The run's outcome is hidden until the reveal.`
+    : "";
+}
+
 async function ask() {
+  askButton.blur();  // Space means run/pause again, never a second question
+  askButton.disabled = true;
+  setStatus(message, "");
   try {
     open = await api.post(`${base}/questions/`, { point: $("#presenter-point").value });
     drawTally({ count: 0 });
   } catch (err) {
-    tally.textContent = err.message;
+    setStatus(message, err.message, "error");
+    await load();  // the question that is open, if that is what refused this one
   }
 }
 
@@ -32,25 +59,39 @@ async function reveal() {
   try {
     await api.post(`${base}/questions/${open.id}/reveal/`);
     open = null;
-    tally.textContent = "revealed";
+    drawTally(null);
+    setStatus(message, "revealed");
   } catch (err) {
-    tally.textContent = err.message;
+    setStatus(message, err.message, "error");
   }
 }
 
 function drawTally(t) {
   clear(tally);
-  if (!open) return;
-  tally.append(` cycle ${open.cycle_index} ${open.point}: `, el("b.tally-count", String(t.count)),
+  askButton.disabled = Boolean(open);
+  conceal();
+  if (!open || !t) return;
+  tally.append(`cycle ${open.cycle_index} ${open.point}: `, el("b.tally-count", String(t.count)),
     " predictions ", el("button", { type: "button", id: "presenter-reveal", onclick: reveal }, "Reveal"));
 }
 
-api.get(`${base}/`).then((w) => {
+async function load() {
+  const w = await api.get(`${base}/`);
   open = w.open_question;
-  if (open) api.get(`${base}/questions/${open.id}/`).then((q) => drawTally(q.tally));
-});
+  if (!open) {
+    drawTally(null);
+    return;
+  }
+  const q = await api.get(`${base}/questions/${open.id}/`);
+  drawTally(q.tally);
+}
+
+load();
 new LiveSocket(`/ws/workshops/${code}/`, {
   onFrame: (frame) => {
-    if (frame.type === "workshop" && frame.event.kind === "tally" && open) drawTally(frame.event);
+    if (frame.type !== "workshop") return;
+    const { kind } = frame.event;
+    if (kind === "tally" && open) drawTally(frame.event);
+    else if (kind === "asked" || kind === "revealed") load();
   },
 }).connect();

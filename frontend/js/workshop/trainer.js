@@ -15,11 +15,12 @@ function drawLessons() {
   clear(list);
   for (const lesson of workshop.lessons) {
     const current = lesson.position === workshop.current_lesson;
+    const presented = Boolean(lesson.presenter_run);
     list.append(el(`li${current ? ".current" : ""}`, { dataset: { lesson: lesson.position } },
       el("b", `${lesson.position + 1}. ${lesson.name}`),
-      current && lesson.presenter_run ? el("span.muted", `run #${lesson.presenter_run}`) : null,
+      current && presented ? el("span.muted", ` on the projector, run #${lesson.presenter_run}`) : null,
       el("button.small", { type: "button", onclick: () => present(lesson.position) },
-        current ? "Present again" : "Present")));
+        presented ? "Present again" : "Present")));
   }
 }
 
