@@ -1,5 +1,5 @@
-"""Migrations that move data keep it: a run's documents into their own row (0004) and back; attendees'
-name keys (workshops 0003)."""
+"""Migrations that move data keep it: a run's documents into their own row (0004) and back;
+attendees' name keys (workshops 0003)."""
 
 import pytest
 from django.db import connection

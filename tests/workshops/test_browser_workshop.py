@@ -3,8 +3,9 @@
 Everyone joins; the attendees follow the trainer, who asks a question at Score; three
 predictions arrive and the tally shows three; after the reveal each attendee sees right or
 wrong; a detached attendee steps their own run without affecting the others; resetting one
-sandbox leaves the others untouched. Screenshots: the presenter view at 1280x720 with large
-fonts, an attendee's view before and after the reveal.
+sandbox leaves the others untouched. Screenshots: the presenter view at 1280x720 with the
+question open (the outcome hidden) and revealed, an attendee's view before and after the
+reveal.
 """
 
 from __future__ import annotations
@@ -111,9 +112,21 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     expect(trainer.locator("#tally-count")).to_have_text("3")
     expect(presenter.locator("#presenter-tally .tally-count")).to_have_text("3")
     attendees["Cleo"].screenshot(path=str(SCREENSHOTS / "workshop-attendee-before-reveal.png"))
+    # The projector hides the asked cycle until the reveal: no winner, no totals, no counts.
+    expect(presenter.locator("#conceal-note")).to_contain_text(f"Cycle {ASKED}, Score")
+    shown = presenter.evaluate("document.body.innerText")
+    for outcome in ("692", "480", "Bound", "→ node-b", "winner", "bound 3"):
+        assert outcome not in shown, outcome
+    presenter.evaluate("window.scrollTo(0, 0)")
+    presenter.screenshot(path=str(SCREENSHOTS / "workshop-presenter-question-open.png"))
+
+    trainer.click("#btn-reveal")
+    expect(trainer.locator("#past-questions li")).to_have_count(1)   # the reveal is stored
+    expect(presenter.locator("#conceal-note")).to_be_hidden()
     presenter.locator("#timeline li", has_text=re.compile(r"^\s*Score\s*$")).click()
     expect(presenter.locator("#point-detail")).to_contain_text("NodeAffinity")
-    presenter.screenshot(path=str(SCREENSHOTS / "workshop-presenter.png"))
+    presenter.evaluate("window.scrollTo(0, 0)")
+    presenter.screenshot(path=str(SCREENSHOTS / "workshop-presenter-revealed.png"))
     # Every column of the Score table shows, the total included, in each of its modes.
     for mode in ("all", "weighted", "raw"):
         presenter.check(f"input[name=score-mode][value={mode}]")
@@ -122,10 +135,7 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
         expect(presenter.locator("table.scores thead")).to_contain_text("total")
     # Presenter mode fits the projector: no horizontal scroll anywhere on the page.
     assert presenter.evaluate("document.documentElement.scrollWidth") <= 1280
-    assert presenter.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
 
-    trainer.click("#btn-reveal")
-    expect(trainer.locator("#past-questions li")).to_have_count(1)   # the reveal is stored
     answer = trainer.request.get(f"/api/workshops/{code}/questions/").json()[-1]["answer"]
     for name, pg in attendees.items():
         right = [PICKS[name]] == answer["answer"]

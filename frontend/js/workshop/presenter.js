@@ -29,7 +29,7 @@ $(".run-bar").append(bar);
 const prefs = document.querySelector(".view-prefs");
 if (prefs) bar.append(prefs);
 const note = el("p.conceal-note", { id: "conceal-note", role: "status" });
-$(".run-view").prepend(note);
+$(".run-bar").prepend(note);
 
 let open = null;
 
