@@ -149,3 +149,23 @@ def test_a_closed_workshop_is_not_presented_and_says_why(workshop, trainer_user)
     response = trainer.post(f"/workshops/{workshop.code}/present/")
     assert response.status_code == 409
     assert f"workshop {workshop.code} is closed" in response.content.decode()
+
+
+def test_the_header_names_who_is_signed_in_and_offers_to_sign_out(workshop, trainer_user):
+    ana = Client()
+    join(ana, workshop.code)
+    page = ana.get(f"/workshops/{workshop.code}/").content.decode()
+    assert '<b id="signed-in-as">Ana</b>' in page and 'id="sign-out"' in page
+    # An attendee's account is for the workshop: no API docs, no admin.
+    assert "/api/docs/" not in page and "/admin/" not in page
+    trainer = Client()
+    trainer.force_login(trainer_user)
+    mine = trainer.get("/workshops/").content.decode()
+    assert '<b id="signed-in-as">trainer</b>' in mine and "/api/docs/" in mine
+    assert "/admin/" not in mine  # the admin is for staff
+    trainer_user.is_staff = True
+    trainer_user.save()
+    assert "/admin/" in trainer.get("/workshops/").content.decode()
+    signed_out = ana.post("/logout/")
+    assert signed_out.status_code == 302
+    assert 'id="sign-in"' in Client().get("/").content.decode()
