@@ -25,16 +25,51 @@ class RunLife {
     }
     document.getElementById("history")?.addEventListener("input", () => this.placeMarks());
     this.maxSeen = -1;
-    setInterval(() => this.placeMarks(), 1500);
+    this.drawnAt = null; // the run's cycle count the charts were drawn at
+    this.visible = false;
+    this.loading = false;
+    this.stale = el("p.charts-stale#charts-stale", { role: "status", hidden: true });
+    this.charts.before(this.stale);
+    setInterval(() => this.tick(), 1500);
+  }
+
+  /** The run's cycle count as the run bar shows it. */
+  static cycles() {
+    return Number(document.getElementById("stat-cycles")?.textContent) || 0;
+  }
+
+  /** Charts that follow the run: redrawn when the run has moved on and is not running (and
+   *  the panel is in view: at 5,000 nodes a redraw replays the run on the server), marked
+   *  stale meanwhile. */
+  tick() {
+    this.placeMarks();
+    if (this.drawnAt === null || this.loading) return;
+    const now = RunLife.cycles();
+    const behind = now !== this.drawnAt;
+    const running = $("#run-status")?.textContent.trim() === "running";
+    if (behind && !running && this.visible) {
+      this.refresh();
+      return;
+    }
+    this.stale.hidden = !behind;
+    this.stale.textContent = behind
+      ? `These charts show the run at cycle ${this.drawnAt}; it is at cycle ${now} now. They update when it stops, or Refresh.`
+      : "";
   }
 
   async refresh() {
+    this.loading = true;
+    const at = RunLife.cycles();
     try {
       this.timeline = await api.get(`/api/runs/${this.runId}/timeline/`);
+      this.drawnAt = at;
+      this.stale.hidden = true;
       this.draw();
       this.placeMarks(true);
     } catch (err) {
       setStatus(this.status, `charts: ${err.message}`, "error");
+    } finally {
+      this.loading = false;
     }
   }
 
@@ -106,6 +141,8 @@ class RunLife {
       await api.post(`/api/runs/${this.runId}/actions/`, { step });
       setStatus(this.status, `Recorded as a timeline step: ${step.action}. Step or run to see what the scheduler does.`, "ok");
       form.reset();
+      // The run view reads the engine state again (a node added joins the grid now).
+      document.dispatchEvent(new CustomEvent("run-cluster-changed"));
       await this.refresh();
     } catch (err) {
       setStatus(this.status, err instanceof ApiError ? err.message : String(err), "error");
@@ -124,10 +161,9 @@ if (root) {
     if (!started) life.refresh();
     started = true;
   };
-  const watch = () => new IntersectionObserver((entries, watcher) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
-    watcher.disconnect();
-    start();
+  const watch = () => new IntersectionObserver((entries) => {
+    life.visible = entries.some((e) => e.isIntersecting);
+    if (life.visible) start();
   }).observe(root);
   const view = document.getElementById("run-view");
   if (!view || view.dataset.ready) watch();

@@ -51,12 +51,22 @@ def test_a_node_added_to_a_paused_run_schedules_the_pending_pod(page):
     actions = page.request.get(f"/api/runs/{run}/").json()
     assert actions["status"] == "paused"
 
-    step_cycles(page, 1)
+    # The engine has the node at once: the grid shows it, and shows it after a reload.
+    expect(page.locator("#node-count")).to_have_text("2")
+    expect(page.locator("#nodes-grid [data-name=extra]")).to_be_visible()
+    page.reload()
+    expect(page.locator("#node-count")).to_have_text("2")
+    expect(page.locator("#nodes-grid [data-name=extra]")).to_be_visible()
+
+    page.locator("#run-life").scroll_into_view_if_needed()
+    expect(page.locator("#charts figure")).to_have_count(5)
+    # The charts follow the step by themselves (the run stopped, the panel is in view).
+    with page.expect_request(lambda r: f"/api/runs/{run}/timeline/" in r.url, timeout=10_000):
+        step_cycles(page, 1)
     state = page.request.get(f"/api/runs/{run}/state/").json()
     assert state["bindings"]["default/second"] == "extra"
     expect(page.locator("#stat-bound")).to_have_text("2")
-    page.click("#charts-refresh")
-    expect(page.locator("#charts figure")).to_have_count(5)
+    expect(page.locator("#charts-stale")).to_be_hidden()
     expect(page.locator("#history-marks .history-mark.step")).to_have_count(1)
     moves = page.locator("table.moves tbody tr")
     expect(moves.first).to_contain_text("default/second")

@@ -216,6 +216,9 @@ document.addEventListener("keydown", (e) => {
   action();
 });
 
+// A change to the paused run's cluster (timeline-run.js): the engine state again.
+document.addEventListener("run-cluster-changed", () => controller.refreshState(true));
+
 // Panels that load more of the run on their own (timeline-run.js) wait for its first view.
 controller.start().then(() => {
   root.dataset.ready = "true";

@@ -109,8 +109,27 @@ export class RunStore {
     if (!state) return false;
     this.version += 1;
     this.state = state;
-    if (Array.isArray(state.nodes)) this.live = new Map(state.nodes.map((n) => [n.name, n]));
+    if (Array.isArray(state.nodes)) {
+      this.live = new Map(state.nodes.map((n) => [n.name, n]));
+      this.addStateNodes(state.nodes);
+    }
     return typeof state.cycles === "number" && state.cycles - 1 > this.latest && state.cycles - 1 >= this.records.length;
+  }
+
+  /**
+   * Nodes the engine has and the run's objects do not: nodes a paused run's timeline step
+   * added (the objects are the run's documents at its creation). They join the grid and the
+   * map after the others, with what the state tells of them (allocatable; no labels).
+   */
+  addStateNodes(nodes) {
+    const added = nodes.filter((n) => !Object.hasOwn(this.meta.nodes, n.name));
+    if (!added.length) return;
+    const nodesMeta = { ...this.meta.nodes };
+    for (const n of added) {
+      const allocatable = Object.fromEntries(Object.entries(n.resources || {}).map(([k, [, a]]) => [k, a]));
+      nodesMeta[n.name] = { labels: {}, taints: [], unschedulable: false, allocatable, volumes: [], added: true };
+    }
+    this.setMeta({ ...this.meta, nodes: nodesMeta });
   }
 
   /** A pod's event from the stream: the live placement follows it. */

@@ -104,3 +104,16 @@ test("cards rank by verdict: the selected node, then feasible, then filtered, th
   const streaming = nodeModels(s, s.cycle(0), { running: true });
   assert.deepEqual(streaming.map((m) => m.rank), [0, 0], "no reordering while a run streams by");
 });
+
+test("a node a paused run's timeline added joins the grid from the engine state, after the others", () => {
+  const s = store();
+  const added = { name: "n3", resources: { cpu: [0, 4000], memory: [0, 8589934592], pods: [0, 110] }, pods: [] };
+  s.applyState({ cycles: 0, nodes: [{ name: "n1", resources: {}, pods: [] }, added] });
+  assert.deepEqual(s.nodeNames, ["n1", "n2", "n3"]);
+  assert.deepEqual(s.meta.nodes.n3.allocatable, { cpu: 4000, memory: 8589934592, pods: 110 });
+  assert.equal(nodeModels(s, null).length, 3);
+  // A state without new nodes leaves the objects as they are.
+  const before = s.meta;
+  s.applyState({ cycles: 0, nodes: [added] });
+  assert.equal(s.meta, before);
+});
