@@ -21,7 +21,6 @@ from django.db.models import Sum, TextField
 from django.db.models.functions import Cast, Length
 from django.utils import timezone
 
-from playground import annotations
 from playground.models import (
     CLUSTER_SCOPED_EXTRA_KINDS,
     DRA_KINDS,
@@ -41,6 +40,7 @@ from playground.models import (
     stored_trace,
     stored_trace_text,
 )
+from scheduler_core import simulator_annotations as annotations
 from scheduler_core import tracepack
 from scheduler_core.config import API_VERSION, parse_configuration
 from scheduler_core.errors import ConfigError, InputError

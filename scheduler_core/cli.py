@@ -16,7 +16,10 @@ def _simulate_parser(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--config", help="a KubeSchedulerConfiguration YAML")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--output", choices=("json", "summary", "table"), default="table")
+    p.add_argument("--output", choices=("json", "summary", "table", "simulator"), default="table",
+                   help="json: the contract's trace; summary: outcomes only; table: for "
+                        "people; simulator: kube-scheduler-simulator's /api/v1/export JSON, "
+                        "its result annotations on every pod")
     p.add_argument("--max-cycles", type=int, default=None)
     p.add_argument("--until", type=float, default=None, metavar="SECONDS",
                    help="stop at this virtual time (default: when nothing can change any "
@@ -60,7 +63,8 @@ def simulate_command(args) -> int:
         result = simulate(args.files, config_file=args.config, seed=args.seed,
                           max_cycles=args.max_cycles, out_of_tree=out_of_tree,
                           warn=lambda line: print(f"warning: {line}", file=sys.stderr),
-                          observe=args.output == "json", summary=args.output == "summary",
+                          observe=args.output in ("json", "simulator"),
+                          summary=args.output == "summary",
                           until=args.until)
     except (InputError, RegistryError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -68,6 +72,10 @@ def simulate_command(args) -> int:
     if args.output == "json":
         result.write_json(sys.stdout)
         sys.stdout.write("\n")
+    elif args.output == "simulator":
+        from .simulator_snap import export_resources
+        resources = export_resources(result.scheduler, result.trace.to_list())
+        sys.stdout.write(json.dumps(resources, indent=2) + "\n")
     elif args.output == "summary":
         sys.stdout.write(json.dumps(result.to_summary(), indent=2) + "\n")
     else:

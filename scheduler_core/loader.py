@@ -83,12 +83,16 @@ def _read_documents(path: str, text: str | None = None) -> list:
     return read_documents(text, source=path)
 
 
-def _flatten(doc, where: str) -> list[tuple[str, dict]]:
+def _flatten(doc, where: str, warnings=None) -> list[tuple[str, dict]]:
     """A document, a List or any *List kind, as (where, object) pairs."""
     if not isinstance(doc, dict):
         raise InputError("a document must be a mapping (a Kubernetes object)", obj=where)
     if is_simulator_export(doc):
-        return [(f"{where} {w}", obj) for w, obj in simulator_export_objects(doc)]
+        lines: list[str] = []
+        objects = simulator_export_objects(doc, lines)
+        if warnings is not None:
+            warnings.extend(f"{where}: {line}" for line in lines)
+        return [(f"{where} {w}", obj) for w, obj in objects]
     for field_name in ("apiVersion", "kind"):
         if not isinstance(doc.get(field_name) or "", str):
             got = json_kind(doc[field_name])
@@ -305,10 +309,13 @@ def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
     builder = _Builder(checked, seed)
     for path, docs in sources:
         for i, doc in enumerate(docs):
+            lines: list[str] = []
             try:
-                objects = _flatten(doc, f"document {i + 1}")
+                objects = _flatten(doc, f"document {i + 1}", lines)
             except InputError as exc:
                 raise InputError(str(exc), file=path) from exc
+            for line in lines:
+                builder.cluster.warnings.append(f"{path}: {line}")
             for where, obj in objects:
                 builder.add(path, where, obj)
     return builder.finish(seed)

@@ -18,6 +18,10 @@ EXPORT_LISTS = {
     "pods": ("v1", "Pod"),
 }
 CONFIG_API_VERSION = "kubescheduler.config.k8s.io/v1"
+# Top-level fields of the configurations older simulators exported (v1beta2's), which
+# kubescheduler.config.k8s.io/v1 no longer has: the simulator's Go decoding drops them, and so
+# does the import here, one warning each.
+LEGACY_CONFIG_FIELDS = ("healthzBindAddress", "metricsBindAddress")
 
 
 def is_simulator_export(doc) -> bool:
@@ -26,8 +30,9 @@ def is_simulator_export(doc) -> bool:
             and isinstance(doc.get("pods"), list) and isinstance(doc.get("nodes"), list))
 
 
-def simulator_export_objects(doc: dict) -> list[tuple[str, dict]]:
-    """(where, object) pairs, where naming the export's list and index."""
+def simulator_export_objects(doc: dict, warnings=None) -> list[tuple[str, dict]]:
+    """(where, object) pairs, where naming the export's list and index; warnings.append gets
+    a line for each legacy configuration field dropped."""
     out = []
     for field, (api_version, kind) in EXPORT_LISTS.items():
         for i, item in enumerate(doc.get(field) or []):
@@ -36,6 +41,14 @@ def simulator_export_objects(doc: dict) -> list[tuple[str, dict]]:
             out.append((f"{field}[{i}]", item))
     config = doc.get("schedulerConfig")
     if isinstance(config, dict):
-        out.append(("schedulerConfig", {"apiVersion": CONFIG_API_VERSION,
-                                        "kind": "KubeSchedulerConfiguration", **config}))
+        config = {"apiVersion": CONFIG_API_VERSION, "kind": "KubeSchedulerConfiguration",
+                  **config}
+        for name in LEGACY_CONFIG_FIELDS:
+            if name in config:
+                del config[name]
+                if warnings is not None:
+                    warnings.append(f"schedulerConfig: field {name}: not a field of "
+                                    f"{CONFIG_API_VERSION}; left out, as "
+                                    "kube-scheduler-simulator's import leaves it out")
+        out.append(("schedulerConfig", config))
     return out

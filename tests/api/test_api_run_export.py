@@ -5,8 +5,9 @@ import json
 import pytest
 import yaml
 
-from playground import annotations, services
+from playground import services
 from playground.models import Run
+from scheduler_core import simulator_annotations as annotations
 from scheduler_core.simulate import simulate
 from tests.api.conftest import FIXTURES, finish_run, import_fixture
 

@@ -6,13 +6,20 @@ one annotation per extension point, each a JSON object marshalled by Go's encodi
 (compact, map keys sorted, <, > and & escaped). The values are strings: "success" (or
 "passed" for Filter, "wait" for a waiting Permit) or the status message otherwise, scores as
 decimal strings, Permit timeouts as Go durations.
+
+Its extender store (simulator/scheduler/extender/resultstore) adds, for a pod an extender saw,
+four annotations keyed by the extender's urlPrefix, each the extender's decoded answer as Go
+marshals kube-scheduler's extender/v1 types (no JSON tags: "NodeNames", "FailedNodes", "Host",
+"Score", "Error", ...). The store reflector (simulator/scheduler/storereflector) then appends
+every attempt's annotations to the result-history annotation, a JSON list, dropping the oldest
+entries while it exceeds the 256 KiB annotation limit.
 """
 
 from __future__ import annotations
 
 import json
 
-from scheduler_core.scheduler import go_duration
+from .scheduler import go_duration
 
 PREFIX = "kube-scheduler-simulator.sigs.k8s.io/"
 PREFILTER_STATUS = PREFIX + "prefilter-result-status"
@@ -28,6 +35,14 @@ PERMIT_TIMEOUT = PREFIX + "permit-result-timeout"
 PREBIND = PREFIX + "prebind-result"
 BIND = PREFIX + "bind-result"
 SELECTED_NODE = PREFIX + "selected-node"
+EXTENDER_FILTER = PREFIX + "extender-filter-result"
+EXTENDER_PRIORITIZE = PREFIX + "extender-prioritize-result"
+EXTENDER_PREEMPT = PREFIX + "extender-preempt-result"
+EXTENDER_BIND = PREFIX + "extender-bind-result"
+RESULT_HISTORY = PREFIX + "result-history"
+# apimachinery's TotalAnnotationSizeLimitB.
+ANNOTATION_SIZE_LIMIT = 256 * 1024
+EXTENDER_PREFIX = "extender:"
 
 SUCCESS_MESSAGE = "success"
 PASSED_FILTER_MESSAGE = "passed"
@@ -110,3 +125,74 @@ def pod_annotations(cycle: dict) -> dict[str, str]:
         BIND: go_json(_by_plugin(cycle.get("bind") or [])),
         SELECTED_NODE: selected,
     }
+
+
+# --- extenders -----------------------------------------------------------------------------
+
+
+def _is_extender(plugin: str) -> bool:
+    return plugin.startswith(EXTENDER_PREFIX)
+
+
+def _url(plugin: str) -> str:
+    return plugin[len(EXTENDER_PREFIX):]
+
+
+def extender_annotations(cycle: dict, cache_capable: dict[str, bool]) -> dict[str, str]:
+    """The extender store's four annotations, or none when no extender saw the pod.
+
+    cache_capable: urlPrefix -> nodeCacheCapable, which decides whether a filter answer
+    carried node names or a NodeList (whose items are the nodes that passed)."""
+    filters: dict[str, dict] = {}
+    for node, trail in (cycle.get("filter") or {}).items():
+        for entry in trail:
+            if _is_extender(entry["plugin"]):
+                _filter_answer(filters, _url(entry["plugin"]), node, entry)
+    prioritize = {_url(plugin): [{"Host": node, "Score": s["raw"]} for node, s in nodes.items()]
+                  for plugin, nodes in (cycle.get("score") or {}).items() if _is_extender(plugin)}
+    bind = {_url(e["plugin"]): {"Error": "" if e.get("code") == "Success" else _message(e)}
+            for e in cycle.get("bind") or [] if _is_extender(e["plugin"])}
+    if not (filters or prioritize or bind):
+        return {}
+    for url, answer in filters.items():
+        passed = answer.pop("passed")
+        if cache_capable.get(url, False):
+            answer["Nodes"], answer["NodeNames"] = None, passed
+        else:
+            answer["Nodes"] = {"metadata": {}, "items": [{"metadata": {"name": n}}
+                                                         for n in passed]}
+            answer["NodeNames"] = None
+    return {EXTENDER_FILTER: go_json(filters), EXTENDER_PRIORITIZE: go_json(prioritize),
+            EXTENDER_PREEMPT: go_json({}), EXTENDER_BIND: go_json(bind)}
+
+
+def _filter_answer(filters: dict, url: str, node: str, entry: dict) -> None:
+    answer = filters.setdefault(url, {"passed": [], "FailedNodes": {},
+                                      "FailedAndUnresolvableNodes": {}, "Error": ""})
+    code = entry.get("code")
+    if code == "Success":
+        answer["passed"].append(node)
+    elif code == "Unschedulable":
+        answer["FailedNodes"][node] = _message(entry)
+    elif code == "UnschedulableAndUnresolvable":
+        answer["FailedAndUnresolvableNodes"][node] = _message(entry)
+    else:
+        answer["Error"] = _message(entry)
+
+
+# --- the history ---------------------------------------------------------------------------
+
+
+def cycle_annotations(cycle: dict, cache_capable: dict[str, bool]) -> dict[str, str]:
+    """Everything the stores write for one attempt."""
+    return {**pod_annotations(cycle), **extender_annotations(cycle, cache_capable)}
+
+
+def result_history(attempts: list[dict[str, str]]) -> str:
+    """updateResultHistory over the attempts in order: the JSON list, oldest entries dropped
+    until it fits the annotation size limit."""
+    for start in range(len(attempts)):
+        text = go_json(attempts[start:])
+        if len(text.encode()) <= ANNOTATION_SIZE_LIMIT:
+            return text
+    return "[]"
