@@ -29,7 +29,7 @@ from ...framework.status import Status
 from ...labels import match_node_selector_terms
 from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
-from . import extended, queueing_hints
+from . import binding, extended, queueing_hints
 from . import objects as obj
 from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
 from .gates import allocator_features, enabled, release_at_least
@@ -78,8 +78,10 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                        ReservePlugin, PreBindPlugin, EnqueueExtensions):
     NAME = NAME
 
-    def __init__(self, handle, features: Features, extended_resources: bool = True):
+    def __init__(self, handle, features: Features, extended_resources: bool = True,
+                 binding_timeout: float = binding.DEFAULT_TIMEOUT_SECONDS):
         self.handle = handle
+        self.binding_timeout = binding_timeout
         self.features = features
         self.extended_resources = extended_resources   # DRAExtendedResource
         # inFlightAllocations: claim uid -> the claim as Reserve assumed it allocated.
@@ -324,7 +326,26 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 return Status.as_error(error)
         if s.extended_allocation is not None:
             self._bind_extended_claim(s, pod)
+        if self.features.binding_conditions:
+            return self._wait_for_binding_conditions(s, pod)
         return None
+
+    def _wait_for_binding_conditions(self, s: _State, pod) -> Status | None:
+        """PreBind's poll: every claim ready, or a failure, or the timeout (binding.py)."""
+        claims = s.claims + ([s.extended] if s.extended is not None else [])
+        waiting = [c for c in claims if binding.waits_on(c)]
+        if not waiting:
+            return None
+        try:
+            if all(binding.ready(c) for c in waiting):
+                return None
+        except binding.BindingFailed as exc:
+            return Status.as_error(str(exc))
+        for claim in waiting:
+            if not binding.ready(claim):
+                s.events.append({"claim": obj.claim_key(claim), "bindingConditionsPending":
+                                 binding.waits_on(claim), "timeoutSeconds": self.binding_timeout})
+        return Status.as_error("device binding timeout")
 
     def _bind_extended_claim(self, s: _State, pod) -> None:
         """Creates the extended resource claim, allocated and reserved for the pod, and records
@@ -441,4 +462,5 @@ class ScoringDynamicResources(DynamicResources, ScorePlugin, ScoreExtensions):
 
 def new(args: dict, handle) -> DynamicResources:
     cls = ScoringDynamicResources if release_at_least(handle, SCORE_SINCE) else DynamicResources
-    return cls(handle, allocator_features(handle), enabled(handle, "DRAExtendedResource"))
+    return cls(handle, allocator_features(handle), enabled(handle, "DRAExtendedResource"),
+               binding.timeout_seconds(args))

@@ -1,0 +1,80 @@
+"""Binding conditions (DRADeviceBindingConditions with DRAResourceClaimDeviceStatus): a device
+whose allocation result lists `bindingConditions` is ready for the pod only once the driver
+set every one of them True in the claim's `status.devices[]`; a True
+`bindingFailureConditions` entry fails the binding (isClaimReadyForBinding).
+
+PreBind polls the claims every 5 seconds for `bindingTimeout` (DynamicResourcesArgs, 600s by
+default). The engine runs no DRA driver, so only the input (or a timeline step) can report
+the conditions: what the claims say when PreBind runs is what the poll would see until the
+timeout, and PreBind ends then as Go's does ("device binding timeout").
+"""
+from __future__ import annotations
+
+DEFAULT_TIMEOUT_SECONDS = 600
+
+
+class BindingFailed(Exception):
+    """A binding failure condition is True: the pod is retried (its error is PreBind's)."""
+
+
+def _device_status(claim: dict, result: dict) -> dict | None:
+    for device in (claim.get("status") or {}).get("devices") or []:
+        if (device.get("driver"), device.get("pool"), device.get("device")) == (
+                result["driver"], result["pool"], result["device"]):
+            return device
+    return None
+
+
+def _condition(status: dict, kind: str) -> dict | None:
+    return next((c for c in status.get("conditions") or [] if c.get("type") == kind), None)
+
+
+def waits_on(claim: dict) -> list[str]:
+    """The devices of the claim's allocation that have binding conditions."""
+    results = (((claim.get("status") or {}).get("allocation") or {}).get("devices") or {}) \
+        .get("results") or []
+    return [r["device"] for r in results if r.get("bindingConditions")]
+
+
+def ready(claim: dict) -> bool:
+    """isClaimReadyForBinding; BindingFailed when a failure condition is True."""
+    name = (claim.get("metadata") or {}).get("name")
+    allocation = (claim.get("status") or {}).get("allocation")
+    if allocation is None:
+        return False
+    for result in (allocation.get("devices") or {}).get("results") or []:
+        if not result.get("bindingConditions"):
+            continue
+        status = _device_status(claim, result)
+        if status is None:
+            return False
+        for kind in result.get("bindingFailureConditions") or []:
+            failed = _condition(status, kind)
+            if failed is not None and failed.get("status") == "True":
+                raise BindingFailed(f"claim {name} binding failed: reason="
+                                    f"{failed.get('reason', '')}, message="
+                                    f"\"{failed.get('message', '')}\"")
+        for kind in result["bindingConditions"]:
+            condition = _condition(status, kind)
+            if condition is None or condition.get("status") != "True":
+                return False
+    return True
+
+
+def timeout_seconds(args: dict) -> float:
+    """DynamicResourcesArgs.bindingTimeout ("600s", "10m", ...), the default when unset."""
+    text = (args or {}).get("bindingTimeout")
+    if text is None:
+        return DEFAULT_TIMEOUT_SECONDS
+    seconds, number = 0.0, ""
+    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001}
+    rest = str(text)
+    while rest:
+        while rest and (rest[0].isdigit() or rest[0] == "."):
+            number, rest = number + rest[0], rest[1:]
+        unit = "ms" if rest.startswith("ms") else rest[:1]
+        if not number or unit not in units:
+            raise ValueError(f"invalid duration {text!r}")
+        seconds += float(number) * units[unit]
+        number, rest = "", rest[len(unit):]
+    return seconds
