@@ -14,7 +14,8 @@ def recover_embedded_runs(sender, **kwargs) -> None:
         return
     request_started.disconnect(dispatch_uid=RECOVERY_UID)
     # Imported here: they import models, which apps.py must not do before the registry is ready.
-    from playground import runs, tasking
+    from playground import tasking
+    from playground.runs import services as runs
 
     if not tasking.services_mode():
         runs.recover_after_restart()

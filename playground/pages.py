@@ -21,17 +21,15 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
 
+from playground.clusters.object_detail import local_volumes, pod_constraints
+from playground.clusters.selectors import clusters_visible_to
+from playground.clusters.services import cluster_manifests
+from playground.engine import out_of_tree_plugins
 from playground.models import CycleRecord, stored_trace
-from playground.object_detail import local_volumes, pod_constraints
-from playground.run_memo import documents_key, objects_memo
-from playground.selectors import (
-    clusters_visible_to,
-    profile_label,
-    run_writable_by,
-    runs_visible_to,
-    snapshot,
-)
-from playground.services import cluster_manifests, out_of_tree_plugins
+from playground.profiles.selectors import profile_label
+from playground.runs.memo import documents_key, objects_memo
+from playground.runs.selectors import run_writable_by, runs_visible_to
+from playground.runs.state import snapshot
 from playground.workshops.lessons import lesson_text
 from scheduler_core.build import build_scheduler
 from scheduler_core.config import parse_configuration

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from playground.consumers import RunConsumer
+from playground.runs.consumer import RunConsumer
 from playground.workshops.consumers import WorkshopConsumer
 
 websocket_urlpatterns = [

@@ -23,9 +23,9 @@ import asyncio
 import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from importlib import import_module
 
 from asgiref.sync import async_to_sync
-from celery.utils.imports import symbol_by_name
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connections, transaction
@@ -38,9 +38,12 @@ _pending: set[Future] = set()
 _pending_lock = threading.Lock()
 _server_loop: asyncio.AbstractEventLoop | None = None
 
-# Registered names: queued messages carry them, so they must not change.
+# Registered names: queued messages carry them, so they must not change (they are the names
+# the tasks had in scheduler_core/tasks.py before they moved to playground/runs/tasks.py).
 RUN_ADVANCE = "scheduler_core.tasks.run_advance"
 RUN_RESET = "scheduler_core.tasks.run_reset"
+RUN_RECOVER = "scheduler_core.tasks.run_recover"
+PING = "scheduler_core.tasks.ping"
 
 
 def services_mode() -> bool:
@@ -48,8 +51,13 @@ def services_mode() -> bool:
 
 
 def task_named(name: str):
-    """The task registered as `name` ("module.function"), its module imported on first use."""
-    return symbol_by_name(name)
+    """The task registered as `name`, its module imported on first use (by name: the tasks
+    call the run executor, which must not import them back)."""
+    from playground.celery import app
+
+    for module in app.conf.include:
+        import_module(module)
+    return app.tasks[name]
 
 
 def enqueue_on_commit(task, *, using: str | None = None, **kwargs) -> None:

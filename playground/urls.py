@@ -3,9 +3,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from playground import views
 from playground.api import errors
-from playground.throttling import throttle_sign_in
+from playground.site import views
+from playground.site.throttling import throttle_sign_in
 
 # JSON, never an HTML page or a traceback, for anything under /api/.
 handler404 = "playground.api.errors.not_found"
@@ -27,8 +27,10 @@ urlpatterns = [
     path("api/auth/login/", throttle_sign_in(auth_views.LoginView.as_view(
         template_name="rest_framework/login.html")), name="api-login"),
     path("api/auth/", include("rest_framework.urls")),
-    # REST API: clusters, objects, profiles, runs, plugins.
+    # REST API: clusters, objects, profiles, runs, plugins; timelines; workshops.
     path("api/", include("playground.api.urls")),
+    path("api/", include("playground.timelines.urls")),
+    path("api/workshops/", include("playground.workshops.api_urls")),
     re_path(r"^api/", errors.api_not_found),
     # Sign-in, join and workshop pages.
     path("", include("playground.workshops.pages")),

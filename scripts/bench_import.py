@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from playground import services
+    from playground.clusters.services import cluster_export, cluster_import
 
     call_command("migrate", verbosity=0)
     settings.PLAYGROUND_MAX_NODES = max(settings.PLAYGROUND_MAX_NODES, args.nodes)
@@ -77,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     user.clusters.all().delete()
     try:
         started = time.perf_counter()
-        cluster, _ = services.cluster_import(owner=user, name="bench", files=[("bench.yaml",
+        cluster, _ = cluster_import(owner=user, name="bench", files=[("bench.yaml",
                                                                               text)])
         imported = time.perf_counter() - started
         after_import = _peak_rss_mib()
         started = time.perf_counter()
-        exported = services.cluster_export(cluster=cluster)
+        exported = cluster_export(cluster=cluster)
         export_time = time.perf_counter() - started
         nodes, pods = cluster.node_set.count(), cluster.pod_set.count()
     finally:

@@ -83,8 +83,8 @@ def engine_rate(run) -> tuple[int, float]:
     """Cycles per second of the engine alone, observed as the run task observes it."""
     import copy
 
-    from playground.run_executor import _Collector
-    from playground.services import out_of_tree_plugins
+    from playground.engine import out_of_tree_plugins
+    from playground.runs.executor import _Collector
     from scheduler_core.session import RunSession
 
     session = RunSession(copy.deepcopy(run.sources()), run.config or None, seed=run.seed,
@@ -143,15 +143,18 @@ def main(argv=None) -> int:
         from django.contrib.auth.models import User
         from django.test import Client
 
-        from playground import runs, services, tasking
+        from playground import tasking
+        from playground.clusters.services import cluster_import
+        from playground.runs import services as runs
+        from playground.runs.services import run_create
 
         fixture = Path(args.fixture)
         user = User.objects.create_user(f"bench-{uuid.uuid4().hex[:8]}", password="x")
         worker = None
         try:
-            cluster, _ = services.cluster_import(
+            cluster, _ = cluster_import(
                 owner=user, name=fixture.name, files=[(fixture.name, fixture.read_text())])
-            run = services.run_create(cluster=cluster, seed=args.seed, owner=user)
+            run = run_create(cluster=cluster, seed=args.seed, owner=user)
             client = Client()
             client.force_login(user)
             cookie = f"{settings.SESSION_COOKIE_NAME}=" \

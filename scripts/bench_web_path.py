@@ -117,9 +117,10 @@ def web_path(user, cluster, docs: list[dict], seed: int) -> dict:
     from django.db.models import Sum
     from django.db.models.functions import Coalesce, Length
 
-    from playground import run_sessions, runs
+    from playground.engine import default_config
     from playground.models import CycleRecord, Run
-    from playground.services import default_config
+    from playground.runs import services as runs
+    from playground.runs import sessions as run_sessions
 
     run = Run.objects.create(cluster=cluster, owner=user, config=default_config(),
                              documents=docs, seed=seed)

@@ -68,7 +68,7 @@ def setup(fixture: str, attendees: int) -> dict:
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from playground import services as data
+    from playground.clusters.services import cluster_import
     from playground.workshops import services
 
     def cookie(user) -> str:
@@ -78,7 +78,7 @@ def setup(fixture: str, attendees: int) -> dict:
 
     trainer = User.objects.create_user("trainer", password="load-trainer-1")
     path = ROOT / fixture
-    cluster, _ = data.cluster_import(owner=trainer, name=path.stem,
+    cluster, _ = cluster_import(owner=trainer, name=path.stem,
                                      files=[(path.name, path.read_text(encoding="utf-8"))])
     workshop = services.workshop_create(trainer=trainer, title="load", clusters=[cluster])
     run = services.workshop_present(workshop=workshop, lesson=workshop.lessons.get())

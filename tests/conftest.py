@@ -16,7 +16,7 @@ def embedded_mode(settings):
 @pytest.fixture
 def fresh_sessions(embedded_mode):
     """Embedded mode, and no run session kept in this process's LRU from another test."""
-    from playground import run_sessions
+    from playground.runs import sessions as run_sessions
 
     run_sessions.sessions.clear()
     yield embedded_mode

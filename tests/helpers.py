@@ -14,8 +14,11 @@ from pathlib import Path
 import yaml
 from django.contrib.auth.models import User
 
-from playground import services
+from playground.clusters.services import cluster_import
+from playground.engine import out_of_tree_plugins
 from playground.models import CycleRecord, Run
+from playground.runs.records import cycle_records_from_trace
+from playground.runs.services import run_create
 from scheduler_core.observe import TraceObserver
 from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
@@ -99,7 +102,7 @@ def make_user(name: str) -> User:
 def import_cluster(owner, fixture: str = "gpu-cluster.yaml", *, name: str | None = None,
                    shared: bool = False, text: str | None = None):
     text = text if text is not None else (FIXTURES / fixture).read_text(encoding="utf-8")
-    cluster, _ = services.cluster_import(owner=owner, name=name or fixture,
+    cluster, _ = cluster_import(owner=owner, name=name or fixture,
                                          files=[(fixture, text)], shared=shared)
     return cluster
 
@@ -117,11 +120,11 @@ def finish_run(run: Run) -> list[dict]:
     """Run the engine to the end and store its cycles as the run executor would."""
     # The engine writes spec.nodeName into the manifests it schedules: give it copies.
     session = RunSession(copy.deepcopy(run.sources()), run.config, seed=run.seed,
-                         out_of_tree=services.out_of_tree_plugins())
+                         out_of_tree=out_of_tree_plugins())
     trace = TraceObserver()
     session.advance(None, observer=trace)
     cycles = trace.to_list()
-    CycleRecord.objects.bulk_create(services.cycle_records_from_trace(run, cycles))
+    CycleRecord.objects.bulk_create(cycle_records_from_trace(run, cycles))
     run.cycle_count = len(cycles)
     run.pods_bound = sum(1 for c in cycles if c["outcome"] == "Bound")
     run.virtual_time = session.scheduler.clock
@@ -133,13 +136,13 @@ def finish_run(run: Run) -> list[dict]:
 def new_run(owner, fixture: str = "gpu-cluster.yaml", *, seed: int = 3, shared=False,
             text: str | None = None, name: str | None = None) -> Run:
     cluster = import_cluster(owner, fixture, shared=shared, text=text, name=name)
-    return services.run_create(cluster=cluster, seed=seed, owner=owner)
+    return run_create(cluster=cluster, seed=seed, owner=owner)
 
 
 def reference(fixture: str = "gpu-cluster.yaml", *, seed: int = 3) -> dict:
     """What `python -m scheduler_core simulate FILE --seed N --output json` computes."""
     result = simulate([str(FIXTURES / fixture)], seed=seed,
-                      out_of_tree=services.out_of_tree_plugins())
+                      out_of_tree=out_of_tree_plugins())
     return result.to_json()
 
 
@@ -168,7 +171,7 @@ class WorkerDied(BaseException):
 def die_after_chunks(monkeypatch, chunks: int):
     """The run executor commits `chunks` chunks, then its worker dies (WorkerDied); returns
     the real commit, for a worker that takes over."""
-    from playground import run_executor
+    from playground.runs import executor as run_executor
 
     real_commit, commits = run_executor._commit_chunk, []
 

@@ -8,7 +8,9 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
-from playground import pages, services
+from playground import pages
+from playground.profiles.services import profile_update
+from playground.runs.services import run_create
 from tests.api.conftest import finish_run, import_fixture
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +29,7 @@ def carol(client):
 
 
 def finished(cluster, owner, seed=1):
-    run = services.run_create(cluster=cluster, seed=seed, owner=owner)
+    run = run_create(cluster=cluster, seed=seed, owner=owner)
     cycles = finish_run(run)
     # What the run executor keeps of a run's end: every pod and the node it is bound to.
     run.result = {"bindings": {c["pod"]: c.get("node") for c in cycles if c["outcome"] == "Bound"}}
@@ -38,7 +40,7 @@ def finished(cluster, owner, seed=1):
 def test_two_runs_of_one_cluster_are_diffed_with_their_profiles(client, carol):
     cluster = import_fixture(carol, "gpu-cluster.yaml")
     spread = finished(cluster, carol)
-    services.profile_update(cluster=cluster, config=BIN_PACK)
+    profile_update(cluster=cluster, config=BIN_PACK)
     packed = finished(cluster, carol)
     data = client.get(f"/ui/runs/compare/?a={spread.pk}&b={packed.pk}").json()
     a, b = data["a"], data["b"]
@@ -59,16 +61,16 @@ def test_two_runs_of_one_cluster_are_diffed_with_their_profiles(client, carol):
 
 def test_same_profile_reads_the_same(client, carol):
     cluster = import_fixture(carol, "gpu-cluster.yaml")
-    first = services.run_create(cluster=cluster, seed=1, owner=carol)
-    second = services.run_create(cluster=cluster, seed=2, owner=carol)
+    first = run_create(cluster=cluster, seed=1, owner=carol)
+    second = run_create(cluster=cluster, seed=2, owner=carol)
     rows = {r["id"]: r["profile"] for r in client.get("/api/runs/").json()["results"]}
     assert rows[first.pk] == rows[second.pk]
 
 
 def test_runs_of_two_clusters_or_bad_ids_get_a_clear_answer(client, carol):
-    one = services.run_create(cluster=import_fixture(carol, "gpu-cluster.yaml"), seed=1,
+    one = run_create(cluster=import_fixture(carol, "gpu-cluster.yaml"), seed=1,
                               owner=carol)
-    two = services.run_create(cluster=import_fixture(carol, "taints-affinity.yaml"), seed=1,
+    two = run_create(cluster=import_fixture(carol, "taints-affinity.yaml"), seed=1,
                               owner=carol)
     response = client.get(f"/ui/runs/compare/?a={one.pk}&b={two.pk}")
     assert response.status_code == 400
@@ -76,7 +78,7 @@ def test_runs_of_two_clusters_or_bad_ids_get_a_clear_answer(client, carol):
     response = client.get(f"/ui/runs/compare/?a={one.pk}&b=x")
     assert response.status_code == 400 and "two run ids" in response.json()["detail"]
     other = User.objects.create_user("dave", password="dave-password-1")
-    hidden = services.run_create(cluster=import_fixture(other, "gpu-cluster.yaml"), seed=1,
+    hidden = run_create(cluster=import_fixture(other, "gpu-cluster.yaml"), seed=1,
                                  owner=other)
     assert client.get(f"/ui/runs/compare/?a={one.pk}&b={hidden.pk}").status_code == 404
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from playground.consumers import FRAME_LIMIT, detail_frames
+from playground.frames import FRAME_LIMIT, detail_frames
 
 KB64 = 64 * 1024
 

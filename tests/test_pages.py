@@ -7,7 +7,7 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
-from playground import services
+from playground.runs.services import run_create
 from tests.api.conftest import finish_run, import_fixture
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def test_pages_need_a_login(client):
 
 def test_pages_render_for_what_the_user_may_see(client, carol):
     cluster = import_fixture(carol, "preemption-lesson.yaml")
-    run = services.run_create(cluster=cluster, seed=1, owner=carol)
+    run = run_create(cluster=cluster, seed=1, owner=carol)
     for url in ("/clusters/", f"/clusters/{cluster.pk}/", f"/clusters/{cluster.pk}/profile/",
                 f"/clusters/{cluster.pk}/compare/", f"/runs/{run.pk}/"):
         page = client.get(url).content.decode()
@@ -84,7 +84,7 @@ def test_profile_check_expands_the_pipeline_or_gives_kube_scheduler_messages(cli
 
 def test_run_objects_and_timeline_with_preemption(client, carol):
     cluster = import_fixture(carol, "preemption-lesson.yaml")
-    run = services.run_create(cluster=cluster, seed=1, owner=carol)
+    run = run_create(cluster=cluster, seed=1, owner=carol)
     objects = client.get(f"/ui/runs/{run.pk}/objects/").json()
     assert set(objects["nodes"]) == {"node-1", "node-2", "node-3"}
     assert objects["nodes"]["node-1"]["allocatable"]["cpu"] == 4000
@@ -139,12 +139,12 @@ def test_a_deeply_nested_body_is_an_empty_one(client, carol):
 
 
 def test_run_objects_give_local_volumes_and_pod_constraints(client, carol):
-    storage = services.run_create(cluster=import_fixture(carol, "storage-lesson.yaml"), seed=1,
+    storage = run_create(cluster=import_fixture(carol, "storage-lesson.yaml"), seed=1,
                                   owner=carol)
     nodes = client.get(f"/ui/runs/{storage.pk}/objects/").json()["nodes"]
     assert nodes["node-a1"]["volumes"] == ["local-a1"]
     assert nodes["node-c1"]["volumes"] == ["local-c1", "logs-c1"]
-    lesson = services.run_create(cluster=import_fixture(carol, "taints-affinity.yaml"), seed=1,
+    lesson = run_create(cluster=import_fixture(carol, "taints-affinity.yaml"), seed=1,
                                  owner=carol)
     pods = client.get(f"/ui/runs/{lesson.pk}/objects/").json()["pods"]
     assert pods["default/trainer"]["tolerations"][0]["key"] == "dedicated"
@@ -155,7 +155,7 @@ def test_run_objects_give_local_volumes_and_pod_constraints(client, carol):
 
 
 def test_the_run_page_carries_its_lesson_text(client, carol):
-    run = services.run_create(cluster=import_fixture(carol, "taints-affinity.yaml",
+    run = run_create(cluster=import_fixture(carol, "taints-affinity.yaml",
                                                      cluster_name="taints-affinity"),
                               seed=1, owner=carol)
     page = client.get(f"/runs/{run.pk}/").content.decode()

@@ -25,7 +25,7 @@ def test_celery_is_configured_for_reliable_delivery():
     assert summary["task_acks_late"] is True
     assert summary["worker_prefetch_multiplier"] == 1
     assert summary["task_reject_on_worker_lost"] is True
-    assert "scheduler_core.tasks" in summary["includes"]
+    assert "playground.runs.tasks" in summary["includes"]
 
 
 def test_database_url_selects_postgresql_alone():

@@ -11,8 +11,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from playground import tasking
-from scheduler_core import tasks
-from scheduler_core.tasks import ping
+from playground.runs import tasks
+from playground.runs.tasks import ping
 
 calls = []
 release = threading.Event()

@@ -18,7 +18,7 @@ from playground.models import (
     Run,
     StorageClass,
 )
-from playground.selectors import profile_label
+from playground.profiles.selectors import profile_label
 
 MAX_SEED = 2**63 - 1
 

@@ -1,8 +1,8 @@
-"""URLs under /api/ (included by playground.urls)."""
+"""URLs under /api/ for clusters, their objects and profiles, runs, plugins and tokens
+(included by playground.urls, beside the timelines' and the workshops' own)."""
 
-from django.urls import include, path
+from django.urls import path
 
-from playground import timeline_api
 from playground.api import views
 
 urlpatterns = [
@@ -24,15 +24,6 @@ urlpatterns = [
     path("runs/<int:pk>/state/", views.RunStateView.as_view(), name="api-run-state"),
     path("runs/<int:pk>/export/", views.RunExportView.as_view(), name="api-run-export"),
     path("plugins/", views.PluginListView.as_view(), name="api-plugins"),
-    path("clusters/<int:cluster_id>/timelines/", timeline_api.ClusterTimelinesView.as_view(),
-         name="api-cluster-timelines"),
-    path("clusters/<int:cluster_id>/timelines/<int:pk>/",
-         timeline_api.TimelineDetailView.as_view(), name="api-cluster-timeline"),
-    path("runs/<int:pk>/timeline/", timeline_api.RunTimelineView.as_view(),
-         name="api-run-timeline"),
-    path("runs/<int:pk>/actions/", timeline_api.RunActionsView.as_view(),
-         name="api-run-actions"),
-    path("workshops/", include("playground.workshops.api_urls")),
 ]
 
 for segment, list_view, detail_view in views.OBJECT_VIEWS:

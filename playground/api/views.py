@@ -9,14 +9,12 @@ field paths). A cluster or run the user may not see is 404; one they may see but
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import DataError
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
@@ -26,16 +24,35 @@ from drf_spectacular.utils import (
 from rest_framework import generics, status
 from rest_framework import serializers as drf_serializers
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
-from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from playground import runs, selectors, services, throttling
 from playground.api import serializers as s
+from playground.api.base import (
+    READ_ERRORS,
+    WRITE_ERRORS,
+    IgnoreFormatNegotiation,
+    PlaygroundMixin,
+    errors,
+)
 from playground.api.errors import SafeJSONParser
+from playground.clusters.selectors import clusters_visible_to
+from playground.clusters.services import (
+    INT64_MAX,
+    check_upload_size,
+    cluster_clone,
+    cluster_create,
+    cluster_export_chunks,
+    cluster_import,
+    cluster_update,
+    object_delete,
+    object_save,
+)
+from playground.engine import default_config
+from playground.errors import InvalidInput
 from playground.models import (
     Cluster,
     ExtraObject,
@@ -50,110 +67,25 @@ from playground.models import (
     SchedulerProfile,
     StorageClass,
 )
+from playground.profiles.selectors import plugin_catalog
+from playground.profiles.services import profile_config_from_text, profile_update
+from playground.quotas import check_run_quota
+from playground.runs import services as runs
+from playground.runs.export import run_export_annotated, run_export_json_chunks
+from playground.runs.selectors import cycles_of, runs_visible_to
+from playground.runs.services import run_create
+from playground.runs.state import run_state
+from playground.site import throttling
 
 # Request envelope (JSON quoting, multipart boundaries) allowed beyond the upload limit itself.
 UPLOAD_ENVELOPE_BYTES = 1 << 20
 CYCLE_OUTCOMES = ("Bound", "Unschedulable", "Rejected", "Error")
-
-VALIDATION_HELP = ("{field path: [messages]}: the field is config, files, name, "
-                   "manifest.spec.containers[0].resources.requests.cpu, ...; the loader's and "
-                   "kube-scheduler's messages name the file, the object and the field themselves")
-VALIDATION_EXAMPLE = OpenApiExample("invalid configuration", status_codes=["400"], value={
-    "config": ['profiles[0].plugins.score.enabled[0].weight: Invalid value: -1: '
-               'must be an integer']})
-
-ERRORS = {
-    400: OpenApiResponse(OpenApiTypes.OBJECT, description="invalid input: " + VALIDATION_HELP,
-                         examples=[VALIDATION_EXAMPLE]),
-    401: OpenApiResponse(s.DetailSerializer, description="bad or missing token "
-                                                         "(Authorization: Token ...)"),
-    403: OpenApiResponse(OpenApiTypes.OBJECT, description="not logged in, or read-only to you "
-                                                          "(a shared cluster of another user): "
-                                                          "{detail}; or over a quota "
-                                                          "(PLAYGROUND_QUOTA_*): "
-                                                          + VALIDATION_HELP),
-    404: OpenApiResponse(s.DetailSerializer, description="no such object, or not visible to "
-                                                         "you; or a page past the last"),
-    409: OpenApiResponse(OpenApiTypes.OBJECT, description="the run cannot do that now (busy, "
-                                                          "finished): " + VALIDATION_HELP),
-    413: OpenApiResponse(OpenApiTypes.OBJECT, description="over a size limit "
-                                                          "(PLAYGROUND_MAX_UPLOAD_BYTES, "
-                                                          "PLAYGROUND_MAX_NODES, "
-                                                          "PLAYGROUND_MAX_PODS): "
-                                                          + VALIDATION_HELP),
-    429: OpenApiResponse(s.DetailSerializer, description="too many requests (failed sign-ins, "
-                                                         "run starts): see Retry-After"),
-}
-
 
 # A YAML response is a stream of documents, each a Kubernetes object (the cluster export has
 # many, separated by ---; the annotated run export one v1 List).
 YAML_DOCUMENTS = OpenApiResponse(
     {"type": "array", "items": {"type": "object", "additionalProperties": True}},
     description="a YAML stream: one Kubernetes object (or List) per document")
-
-
-def errors(*codes: int) -> dict:
-    return {code: ERRORS[code] for code in codes}
-
-
-# A read answers 400 too: every view refuses a query parameter with a NUL character
-# (PlaygroundMixin.initial), whatever parameters it documents.
-READ_ERRORS = (400, 401, 403, 404)
-WRITE_ERRORS = READ_ERRORS
-
-
-class IgnoreFormatNegotiation(DefaultContentNegotiation):
-    """For views whose `format` query parameter picks the content, not a DRF renderer."""
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return renderers[0], renderers[0].media_type
-
-
-class PlaygroundMixin:
-    def initial(self, request, *args, **kwargs):
-        super().initial(request, *args, **kwargs)
-        for name, value in request.query_params.items():
-            if "\x00" in name or "\x00" in value:
-                raise services.InvalidInput({name: ["NUL characters are not allowed"]})
-
-    def handle_exception(self, exc):
-        if isinstance(exc, services.ServiceError):
-            return Response(exc.errors, status=exc.status_code)
-        if isinstance(exc, DataError | OverflowError):
-            # A value the database cannot hold (an over-long string; an integer out of range,
-            # which SQLite's driver reports as OverflowError) that no check caught first: the
-            # request is at fault, not the server.
-            return Response({"non_field_errors": [f"a value does not fit the database: {exc}"]},
-                            status=status.HTTP_400_BAD_REQUEST)
-        return super().handle_exception(exc)
-
-    # -- permissions
-    def visible_cluster(self, cluster_id) -> Cluster:
-        return get_object_or_404(selectors.clusters_visible_to(self.request.user), pk=cluster_id)
-
-    def writable_cluster(self, cluster_id) -> Cluster:
-        cluster = self.visible_cluster(cluster_id)
-        if not selectors.cluster_writable_by(cluster, self.request.user):
-            raise PermissionDenied("this cluster is shared read-only: clone it to change it")
-        return cluster
-
-    def visible_run(self, run_id) -> Run:
-        # The documents (the whole cluster: megabytes of JSON at 5,000 nodes) load only if used.
-        runs = selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
-        return get_object_or_404(runs, pk=run_id)
-
-    def writable_run(self, run_id) -> Run:
-        run = self.visible_run(run_id)
-        if not selectors.run_writable_by(run, self.request.user):
-            raise PermissionDenied("only the run's owner or the cluster's owner may change it")
-        return run
-
-    def validated(self, serializer_class, data=None, **kwargs) -> dict:
-        serializer = serializer_class(data=self.request.data if data is None else data,
-                                      context={"request": self.request}, **kwargs)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
 
 
 def _count(model) -> Coalesce:
@@ -180,7 +112,7 @@ def _bool_param(request, name: str) -> bool | None:
         return True
     if value.lower() in ("false", "0", "no"):
         return False
-    raise services.InvalidInput({name: [f"must be true or false, not {value!r}"]})
+    raise InvalidInput({name: [f"must be true or false, not {value!r}"]})
 
 
 # --- clusters -----------------------------------------------------------------------------
@@ -204,7 +136,7 @@ class ClusterListView(PlaygroundMixin, generics.ListCreateAPIView):
     serializer_class = s.ClusterSerializer
 
     def get_queryset(self):
-        clusters = selectors.clusters_visible_to(self.request.user)
+        clusters = clusters_visible_to(self.request.user)
         owned = _bool_param(self.request, "owned")
         if owned is not None:
             clusters = clusters.filter(owner=self.request.user) if owned else \
@@ -216,7 +148,7 @@ class ClusterListView(PlaygroundMixin, generics.ListCreateAPIView):
 
     def create(self, request, *args, **kwargs):
         data = self.validated(s.ClusterWriteSerializer)
-        cluster = services.cluster_create(owner=request.user, **data)
+        cluster = cluster_create(owner=request.user, **data)
         return Response(_cluster_data(self, cluster), status=status.HTTP_201_CREATED)
 
 
@@ -236,12 +168,12 @@ class ClusterDetailView(PlaygroundMixin, generics.RetrieveUpdateDestroyAPIView):
     serializer_class = s.ClusterSerializer
 
     def get_queryset(self):
-        return _with_counts(selectors.clusters_visible_to(self.request.user))
+        return _with_counts(clusters_visible_to(self.request.user))
 
     def update(self, request, *args, partial=False, **kwargs):
         cluster = self.writable_cluster(kwargs["pk"])
         data = self.validated(s.ClusterPatchSerializer if partial else s.ClusterWriteSerializer)
-        services.cluster_update(cluster=cluster, **data)
+        cluster_update(cluster=cluster, **data)
         return Response(_cluster_data(self, cluster))
 
     def destroy(self, request, *args, **kwargs):
@@ -256,16 +188,16 @@ class _ImportMixin(PlaygroundMixin):
         length = self.request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > (settings.PLAYGROUND_MAX_UPLOAD_BYTES
                                                + UPLOAD_ENVELOPE_BYTES):
-            services.check_upload_size(int(length))
+            check_upload_size(int(length))
         if self.request.content_type.startswith("multipart/"):
             data = self.validated(s.ImportMultipartSerializer, data=_multipart(self.request))
-            services.check_upload_size(sum(f.size for f in data["files"]))
+            check_upload_size(sum(f.size for f in data["files"]))
             files = []
             for upload in data["files"]:
                 try:
                     files.append((upload.name, upload.read().decode("utf-8")))
                 except UnicodeDecodeError as exc:
-                    raise services.InvalidInput(
+                    raise InvalidInput(
                         {"files": [f"{upload.name}: not UTF-8 text ({exc.reason} at byte "
                                    f"{exc.start})"]}) from exc
         else:
@@ -300,8 +232,8 @@ class ClusterImportView(_ImportMixin, APIView):
     def post(self, request):
         data, files = self.read_upload()
         if not data.get("name"):
-            raise services.InvalidInput({"name": ["This field is required."]})
-        cluster, warnings = services.cluster_import(
+            raise InvalidInput({"name": ["This field is required."]})
+        cluster, warnings = cluster_import(
             owner=request.user, name=data["name"], files=files,
             description=data.get("description", ""), shared=data.get("shared", False))
         return Response({"cluster": _cluster_data(self, cluster), "warnings": warnings},
@@ -320,7 +252,7 @@ class ClusterReimportView(_ImportMixin, APIView):
     def post(self, request, pk):
         cluster = self.writable_cluster(pk)
         _, files = self.read_upload()
-        cluster, warnings = services.cluster_import(owner=request.user, name=cluster.name,
+        cluster, warnings = cluster_import(owner=request.user, name=cluster.name,
                                                     files=files, cluster=cluster)
         return Response({"cluster": _cluster_data(self, cluster), "warnings": warnings})
 
@@ -333,7 +265,7 @@ class ClusterExportView(PlaygroundMixin, APIView):
     )
     def get(self, request, pk):
         cluster = self.visible_cluster(pk)
-        response = StreamingHttpResponse(services.cluster_export_chunks(cluster=cluster),
+        response = StreamingHttpResponse(cluster_export_chunks(cluster=cluster),
                                          content_type="application/yaml; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{_file_name(cluster.name)}.yaml"'
         return response
@@ -352,7 +284,7 @@ class ClusterCloneView(PlaygroundMixin, APIView):
     def post(self, request, pk):
         cluster = self.visible_cluster(pk)
         data = self.validated(s.CloneSerializer)
-        clone = services.cluster_clone(cluster=cluster, owner=request.user, **data)
+        clone = cluster_clone(cluster=cluster, owner=request.user, **data)
         return Response(_cluster_data(self, clone), status=status.HTTP_201_CREATED)
 
 
@@ -362,7 +294,7 @@ class ProfileView(PlaygroundMixin, APIView):
     def get(self, request, pk):
         cluster = self.visible_cluster(pk)
         profile, _ = SchedulerProfile.objects.get_or_create(
-            cluster=cluster, defaults={"config": services.default_config()})
+            cluster=cluster, defaults={"config": default_config()})
         return Response(s.ProfileSerializer(profile).data)
 
     @extend_schema(
@@ -377,8 +309,8 @@ class ProfileView(PlaygroundMixin, APIView):
         cluster = self.writable_cluster(pk)
         data = self.validated(s.ProfileWriteSerializer)
         config = data["config"] if "config" in data else \
-            services.profile_config_from_text(data["text"])
-        profile = services.profile_update(cluster=cluster, config=config)
+            profile_config_from_text(data["text"])
+        profile = profile_update(cluster=cluster, config=config)
         return Response(s.ProfileSerializer(profile).data)
 
 
@@ -408,7 +340,7 @@ class _ObjectListView(PlaygroundMixin, generics.ListCreateAPIView):
     def create(self, request, *args, **kwargs):
         cluster = self.writable_cluster(kwargs["cluster_id"])
         data = self.validated(s.ManifestWriteSerializer)
-        row = services.object_save(cluster=cluster, model=self.model, manifest=data["manifest"])
+        row = object_save(cluster=cluster, model=self.model, manifest=data["manifest"])
         return Response(self.read_serializer(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -427,14 +359,14 @@ class _ObjectDetailView(PlaygroundMixin, generics.RetrieveUpdateDestroyAPIView):
         cluster = self.writable_cluster(kwargs["cluster_id"])
         row = get_object_or_404(self.model.objects.filter(cluster=cluster), pk=kwargs["pk"])
         data = self.validated(s.ManifestWriteSerializer)
-        row = services.object_save(cluster=cluster, model=self.model, manifest=data["manifest"],
+        row = object_save(cluster=cluster, model=self.model, manifest=data["manifest"],
                                    instance=row)
         return Response(self.read_serializer(row).data)
 
     def destroy(self, request, *args, **kwargs):
         cluster = self.writable_cluster(kwargs["cluster_id"])
         row = get_object_or_404(self.model.objects.filter(cluster=cluster), pk=kwargs["pk"])
-        services.object_delete(instance=row)
+        object_delete(instance=row)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -519,11 +451,11 @@ class RunListView(PlaygroundMixin, generics.ListCreateAPIView):
     serializer_class = s.RunSerializer
 
     def get_queryset(self):
-        runs = selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
+        runs = runs_visible_to(self.request.user).select_related("cluster", "owner")
         cluster = self.request.query_params.get("cluster")
         if cluster:
-            if not cluster.isdigit() or int(cluster) > services.INT64_MAX:
-                raise services.InvalidInput({"cluster": ["must be a cluster id"]})
+            if not cluster.isdigit() or int(cluster) > INT64_MAX:
+                raise InvalidInput({"cluster": ["must be a cluster id"]})
             runs = runs.filter(cluster_id=int(cluster))
         run_status = self.request.query_params.get("status")
         if run_status:
@@ -532,11 +464,11 @@ class RunListView(PlaygroundMixin, generics.ListCreateAPIView):
 
     def create(self, request, *args, **kwargs):
         data = self.validated(s.RunCreateSerializer)
-        cluster = selectors.clusters_visible_to(request.user).filter(pk=data["cluster"]).first()
+        cluster = clusters_visible_to(request.user).filter(pk=data["cluster"]).first()
         if cluster is None:
-            raise services.InvalidInput({"cluster": [f"no cluster {data['cluster']} that you "
+            raise InvalidInput({"cluster": [f"no cluster {data['cluster']} that you "
                                                      "can see"]})
-        run = services.run_create(cluster=cluster, seed=data["seed"], name=data["name"],
+        run = run_create(cluster=cluster, seed=data["seed"], name=data["name"],
                                   owner=request.user)
         return Response(s.RunSerializer(run).data, status=status.HTTP_201_CREATED)
 
@@ -553,7 +485,7 @@ class RunDetailView(PlaygroundMixin, generics.RetrieveUpdateDestroyAPIView):
     http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
-        return selectors.runs_visible_to(self.request.user).select_related("cluster", "owner")
+        return runs_visible_to(self.request.user).select_related("cluster", "owner")
 
     def update(self, request, *args, **kwargs):
         run = self.writable_run(kwargs["pk"])
@@ -572,7 +504,7 @@ class _RunActionView(PlaygroundMixin, APIView):
     def post(self, request, pk):
         run = self.writable_run(pk)
         if self.action in RUN_GOES_ON:
-            services.check_run_quota(owner=request.user, run=run)
+            check_run_quota(owner=request.user, run=run)
         kwargs = {"run": run, "user": request.user}
         if self.action == "step":
             kwargs["cycles"] = self.validated(s.RunStepSerializer)["cycles"]
@@ -619,7 +551,7 @@ class RunCyclesView(PlaygroundMixin, generics.ListAPIView):
     def get_queryset(self):
         run = self.visible_run(self.kwargs["pk"])
         params = self.request.query_params
-        return selectors.cycles_of(run, pod=params.get("pod"), outcome=params.get("outcome"),
+        return cycles_of(run, pod=params.get("pod"), outcome=params.get("outcome"),
                                    node=params.get("node"))
 
 
@@ -628,7 +560,7 @@ class RunCycleDetailView(PlaygroundMixin, APIView):
                    responses={200: OpenApiTypes.OBJECT, **errors(*READ_ERRORS)})
     def get(self, request, pk, index):
         run = self.visible_run(pk)
-        cycle = get_object_or_404(selectors.cycles_of(run), index=index)
+        cycle = get_object_or_404(cycles_of(run), index=index)
         return Response(cycle.trace)
 
 
@@ -643,8 +575,8 @@ class RunStateView(PlaygroundMixin, APIView):
         run = self.visible_run(pk)
         raw = request.query_params.get("max_nodes", "1000")
         if not raw.isdigit():
-            raise services.InvalidInput({"max_nodes": ["must be a whole number"]})
-        return Response(selectors.run_state(run, max_nodes=int(raw)))
+            raise InvalidInput({"max_nodes": ["must be a whole number"]})
+        return Response(run_state(run, max_nodes=int(raw)))
 
 
 class RunExportView(PlaygroundMixin, APIView):
@@ -665,15 +597,15 @@ class RunExportView(PlaygroundMixin, APIView):
         run = self.visible_run(pk)
         fmt = request.query_params.get("format", "json")
         if fmt == "json":
-            response = StreamingHttpResponse(services.run_export_json_chunks(run=run),
+            response = StreamingHttpResponse(run_export_json_chunks(run=run),
                                              content_type="application/json")
             extension = "json"
         elif fmt == "annotated":
-            response = StreamingHttpResponse([services.run_export_annotated(run=run)],
+            response = StreamingHttpResponse([run_export_annotated(run=run)],
                                              content_type="application/yaml; charset=utf-8")
             extension = "yaml"
         else:
-            raise services.InvalidInput({"format": [f'Unsupported value: "{fmt}": supported '
+            raise InvalidInput({"format": [f'Unsupported value: "{fmt}": supported '
                                                     'values: "annotated", "json"']})
         response["Content-Disposition"] = f'attachment; filename="run-{run.pk}.{extension}"'
         return response
@@ -706,4 +638,4 @@ class PluginListView(PlaygroundMixin, APIView):
                    description="A plain list, not paginated: every registered plugin.",
                    responses={200: s.PluginSerializer(many=True), **errors(401, 403)})
     def get(self, request):
-        return Response(list(selectors.plugin_catalog()))
+        return Response(list(plugin_catalog()))

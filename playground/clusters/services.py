@@ -1,7 +1,7 @@
-"""Writes: clusters from files and back, profiles, objects, runs and their exports.
+"""Writes of clusters: from files and back (import, export, clone), and their single objects.
 
 The service functions take keyword arguments and raise a ServiceError subclass for input they
-refuse (`InvalidInput` -> 400, `Conflict` -> 409, `TooLarge` -> 413). Validation is the
+refuse (`InvalidInput` -> 400, `TooLarge` -> 413, `QuotaExceeded` -> 403). Validation is the
 engine's: the loader (`scheduler_core.loader`) checks objects,
 `scheduler_core.config.parse_configuration` checks the KubeSchedulerConfiguration, so the API
 and a run never disagree about what is valid.
@@ -17,39 +17,30 @@ from collections.abc import Iterable, Iterator
 import yaml
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Sum, TextField
-from django.db.models.functions import Cast, Length
 from django.utils import timezone
 
+from playground.engine import default_config, scheduler_registry
+from playground.errors import InvalidInput, TooLarge, has_nul
 from playground.models import (
     CLUSTER_SCOPED_EXTRA_KINDS,
     DRA_KINDS,
     MODEL_BY_KIND,
     OBJECT_MODELS,
     Cluster,
-    CycleRecord,
     ExtraObject,
     KubeObject,
     Node,
     Pod,
     PriorityClass,
-    Run,
-    RunDocuments,
     SchedulerProfile,
     Timeline,
-    stored_trace,
-    stored_trace_text,
 )
-from scheduler_core import simulator_annotations as annotations
-from scheduler_core import tracepack
-from scheduler_core.config import API_VERSION, parse_configuration
+from playground.quotas import check_cluster_quota, check_storage_quota
+from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError, InputError
-from scheduler_core.framework.registry import Registry
 from scheduler_core.loader import CONFIG_KIND, EXTRA_KINDS, _flatten, load_documents
 from scheduler_core.object_validation import ObjectInvalid
-from scheduler_core.plugins.registry import default_registry
 from scheduler_core.safe_read import read_documents
-from scheduler_core.simulate import SCHEMA_VERSION
 from scheduler_core.timeline.document import parse_timelines
 from scheduler_core.workloads.manager import WORKLOAD_KINDS
 
@@ -61,95 +52,6 @@ TOP_LEVEL_ORDER = ("apiVersion", "kind", "metadata", "spec", "status")
 DESCRIPTION_RE = re.compile(r"^#\s*description:\s*(.*?)\s*$", re.MULTILINE)
 BULK_BATCH = 2000
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-
-
-class ServiceError(Exception):
-    """Bad input for a service; `errors` maps a field path to messages (DRF's shape)."""
-
-    status_code = 400
-
-    def __init__(self, errors: dict[str, list[str]] | str, *, field: str = "non_field_errors"):
-        self.errors = errors if isinstance(errors, dict) else {field: [errors]}
-        super().__init__("; ".join(m for msgs in self.errors.values() for m in msgs))
-
-
-class InvalidInput(ServiceError):
-    status_code = 400
-
-
-class TooLarge(ServiceError):
-    status_code = 413
-
-
-class QuotaExceeded(ServiceError):
-    """Over one of the user's quotas (PLAYGROUND_QUOTA_*), as a ResourceQuota refuses: 403."""
-
-    status_code = 403
-
-
-class Conflict(ServiceError):
-    """The object is in a state that does not allow the request (e.g. a run that is busy)."""
-
-    status_code = 409
-
-
-def out_of_tree_plugins() -> dict[str, str]:
-    """settings.SCHEDULER_OUT_OF_TREE_PLUGINS: what RunSession(out_of_tree=...) takes."""
-    return dict(getattr(settings, "SCHEDULER_OUT_OF_TREE_PLUGINS", None) or {})
-
-
-def scheduler_registry() -> Registry:
-    """The plugin registry every check and every run uses: in-tree plus out-of-tree."""
-    return default_registry(out_of_tree_plugins())
-
-
-def default_config() -> dict:
-    return {"apiVersion": API_VERSION, "kind": CONFIG_KIND}
-
-
-# --- quotas -------------------------------------------------------------------------------
-
-
-def _over(what: str, used: int, limit: int, setting: str, *, field: str) -> QuotaExceeded:
-    return QuotaExceeded(f"exceeded quota: {what}: used {used}, limited to {limit} ({setting})",
-                         field=field)
-
-
-def check_cluster_quota(*, owner) -> None:
-    limit = settings.PLAYGROUND_QUOTA_CLUSTERS
-    used = Cluster.objects.filter(owner=owner).count()
-    if used >= limit:
-        raise _over("clusters", used, limit, "PLAYGROUND_QUOTA_CLUSTERS", field="name")
-
-
-def stored_bytes(owner) -> int:
-    """What the owner's clusters and runs take: manifests, run snapshots, recorded cycles."""
-    def total(queryset, expression) -> int:
-        return queryset.aggregate(n=Sum(Length(expression)))["n"] or 0
-
-    used = sum(total(model.objects.filter(cluster__owner=owner), Cast("manifest", TextField()))
-               for model in OBJECT_MODELS)
-    used += total(RunDocuments.objects.filter(run__owner=owner), Cast("documents", TextField()))
-    cycles = CycleRecord.objects.filter(run__owner=owner)
-    return used + total(cycles, "legacy_trace") + total(cycles, "packed")
-
-
-def check_storage_quota(*, owner, adding: int = 0) -> None:
-    limit = settings.PLAYGROUND_QUOTA_STORED_BYTES
-    used = stored_bytes(owner)
-    if used + adding > limit:
-        raise _over("stored bytes", used + adding, limit, "PLAYGROUND_QUOTA_STORED_BYTES",
-                    field="non_field_errors")
-
-
-def check_run_quota(*, owner, run: Run) -> None:
-    """Before a run starts or goes on: the owner's other running runs and stored bytes."""
-    limit = settings.PLAYGROUND_QUOTA_CONCURRENT_RUNS
-    used = Run.objects.filter(owner=owner, status=Run.RUNNING).exclude(pk=run.pk).count()
-    if used >= limit:
-        raise _over("concurrent runs", used, limit, "PLAYGROUND_QUOTA_CONCURRENT_RUNS",
-                    field="non_field_errors")
-    check_storage_quota(owner=owner)
 
 
 # --- reading files ------------------------------------------------------------------------
@@ -198,11 +100,6 @@ def _out_of_range(row: KubeObject) -> str:
     return ""
 
 
-def _has_nul(text: str) -> bool:
-    # PostgreSQL text and jsonb cannot hold NUL characters.
-    return "\x00" in text or "\\u0000" in text
-
-
 def _normalized(obj: dict, kind: str) -> dict:
     """A stored manifest: kind set, namespace defaulted for namespaced kinds, keys in order."""
     obj = dict(obj)
@@ -224,26 +121,6 @@ def _top_level_ordered(obj: dict) -> dict:
     return ordered
 
 
-def _validate_config(config, *, file: str = "") -> dict:
-    if config is None:
-        return default_config()
-    if not isinstance(config, dict):
-        raise InvalidInput({"config": ["must be a KubeSchedulerConfiguration object"]})
-    if _has_nul(json.dumps(config)):
-        raise InvalidInput({"config": ["NUL characters are not allowed"]})
-    config = dict(config)
-    config.setdefault("apiVersion", API_VERSION)
-    config.setdefault("kind", CONFIG_KIND)
-    if config["kind"] != CONFIG_KIND:
-        raise InvalidInput({"config": [f'kind: Invalid value: "{config["kind"]}": '
-                                       f"must be {CONFIG_KIND}"]})
-    try:
-        parse_configuration(config, scheduler_registry(), file=file)
-    except ConfigError as exc:
-        raise InvalidInput({"config": exc.errors}) from exc
-    return config
-
-
 # --- clusters -----------------------------------------------------------------------------
 
 
@@ -254,7 +131,7 @@ def _read_files(files: Iterable[tuple[str, str]]) -> tuple[list[tuple[str, list]
     check_upload_size(sum(len(text.encode("utf-8")) for _, text in files))
     sources = []
     for name, text in files:
-        if _has_nul(text):
+        if has_nul(text):
             raise InvalidInput({"files": [f"{name}: NUL characters are not allowed"]})
         try:
             sources.append((name, parse_file(name, text)))
@@ -466,28 +343,6 @@ def _free_name(owner, base: str) -> str:
     return f"{base} {n}"
 
 
-# --- profile ------------------------------------------------------------------------------
-
-
-def profile_update(*, cluster: Cluster, config) -> SchedulerProfile:
-    """Replace the cluster's KubeSchedulerConfiguration; InvalidInput carries kube-scheduler's
-    validation messages (each starting with its field path)."""
-    config = _validate_config(config)
-    profile, _ = SchedulerProfile.objects.update_or_create(cluster=cluster,
-                                                           defaults={"config": config})
-    return profile
-
-
-def profile_config_from_text(text: str) -> dict:
-    try:
-        docs = parse_file("config", text)
-    except InputError as exc:
-        raise InvalidInput({"text": [str(exc)]}) from exc
-    if len(docs) != 1 or not isinstance(docs[0], dict):
-        raise InvalidInput({"text": ["must hold exactly one KubeSchedulerConfiguration document"]})
-    return docs[0]
-
-
 # --- single objects -----------------------------------------------------------------------
 
 
@@ -521,7 +376,7 @@ def object_save(*, cluster: Cluster, model: type[KubeObject], manifest,
     it needs (the cluster's PriorityClasses for a Pod or a PriorityClass)."""
     if not isinstance(manifest, dict):
         raise InvalidInput({"manifest": ["must be a Kubernetes object (a mapping)"]})
-    if _has_nul(json.dumps(manifest)):
+    if has_nul(json.dumps(manifest)):
         raise InvalidInput({"manifest": ["NUL characters are not allowed"]})
     _check_identity(manifest)
     kind = manifest.get("kind") or model.KIND
@@ -611,99 +466,3 @@ def object_delete(*, instance: KubeObject) -> None:
     with transaction.atomic():
         instance.delete()
         Cluster.objects.filter(pk=cluster_id).update(updated=timezone.now())
-
-
-# --- runs ---------------------------------------------------------------------------------
-
-
-def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None) -> Run:
-    """A run over a snapshot of the cluster's objects and profile (what reset restores)."""
-    # The cluster's timelines go with its objects (scheduler_core.timeline reads them).
-    documents = list(cluster_manifests(cluster)) + [t.document() for t in cluster.timelines.all()]
-    profile = SchedulerProfile.objects.filter(cluster=cluster).first()
-    config = profile.config if profile else default_config()
-    try:
-        parse_timelines(load_documents([("cluster", copy.deepcopy(documents))]))
-        parse_configuration(config, scheduler_registry())
-    except InputError as exc:
-        raise InvalidInput({"cluster": [str(exc)]}) from exc
-    check_storage_quota(owner=owner or cluster.owner, adding=len(json.dumps(documents)))
-    return Run.objects.create(cluster=cluster, owner=owner or cluster.owner, name=name,
-                              seed=seed, config=config, documents=documents)
-
-
-def run_bindings(run: Run) -> dict[str, str | None]:
-    """Every pod pending at the start -> the node it was bound to, or None (the contract's
-    `bindings`), from the run's documents and its Bound cycles."""
-    bindings: dict[str, str | None] = {}
-    for doc in run.documents:
-        if doc.get("kind") != "Pod" or (doc.get("spec") or {}).get("nodeName"):
-            continue
-        meta = doc.get("metadata") or {}
-        bindings[f"{meta.get('namespace') or 'default'}/{meta.get('name')}"] = None
-    bound = run.cycles.filter(outcome="Bound").order_by("index").values_list("pod", "node")
-    for pod, node in bound.iterator(chunk_size=BULK_BATCH):
-        if pod in bindings:
-            bindings[pod] = node
-    return bindings
-
-
-def run_export_json_chunks(*, run: Run) -> Iterator[str]:
-    """The contract's JSON (as `simulate --output json` prints it), streamed cycle by cycle.
-
-    The text equals json.dumps(result, indent=2) + "\\n" of the whole object.
-    """
-    head = {"schemaVersion": SCHEMA_VERSION, "bindings": run_bindings(run)}
-    text = json.dumps(head, indent=2)
-    yield text[:-2] + ",\n  \"cycles\": ["
-    traces = run.cycles.order_by("index").values_list("legacy_trace", "packed")
-    first = True
-    for legacy, packed in traces.iterator(chunk_size=200):
-        yield ("\n    " if first else ",\n    ") + stored_trace_text(legacy, packed, 4)
-        first = False
-    yield "]\n}\n" if first else "\n  ]\n}\n"
-
-
-def run_export_annotated(*, run: Run) -> str:
-    """The run's pods as a v1 List, each scheduled pod carrying kube-scheduler-simulator's
-    result annotations from its last scheduling cycle."""
-    last: dict[str, dict] = {}
-    for pod, legacy, packed in run.cycles.order_by("index").values_list(
-            "pod", "legacy_trace", "packed").iterator(chunk_size=200):
-        last[pod] = (legacy, packed)
-    bindings = run_bindings(run)
-    items = []
-    for doc in run.documents:
-        if doc.get("kind") != "Pod":
-            continue
-        pod = copy.deepcopy(doc)
-        meta = pod.setdefault("metadata", {})
-        key = f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
-        if bindings.get(key):
-            pod.setdefault("spec", {})["nodeName"] = bindings[key]
-        if key in last:
-            meta["annotations"] = {**(meta.get("annotations") or {}),
-                                   **annotations.pod_annotations(stored_trace(*last[key]))}
-        items.append(pod)
-    return dump_yaml({"apiVersion": "v1", "kind": "List", "items": items,
-                      "metadata": {"resourceVersion": ""}})
-
-
-def cycle_records_from_trace(run: Run, cycles: list[dict]) -> list[CycleRecord]:
-    """CycleRecords for contract cycles given as dicts (tests; kept as that JSON)."""
-    return [CycleRecord(run=run, index=c["index"], time=c.get("time", 0.0), pod=c["pod"],
-                        outcome=c.get("outcome") or "", node=c.get("node"),
-                        message=c.get("message") or "", trace=c) for c in cycles]
-
-
-def cycle_records_from_recorders(run: Run, recorders: list) -> list[CycleRecord]:
-    """CycleRecords for the engine's recorded cycles (TraceRecorder), their columns packed
-    as they are (what the run executor stores)."""
-    records = []
-    for rec in recorders:
-        f = tracepack.fields(rec)
-        records.append(CycleRecord(
-            run=run, index=f["index"], time=f["time"], pod=f["pod"], outcome=f["outcome"] or "",
-            node=f["node"], message=f["message"] or "", preempted=f["preempted"],
-            packed=tracepack.pack(rec)))
-    return records

@@ -1,6 +1,6 @@
 """The run stream: /ws/runs/<id>/.
 
-A user who may see the run (playground.selectors.runs_visible_to) is accepted; anyone else
+A user who may see the run (playground.runs.selectors.runs_visible_to) is accepted; anyone else
 is refused at the handshake. On connect the client gets a snapshot (the run row, the engine
 state with at most SNAPSHOT_MAX_NODES nodes, the last cycle summaries), then batches of the
 events the run's tasks send to the group `run_<id>` after each committed chunk.
@@ -31,213 +31,42 @@ virtual_time...) plus `busy` (a task holds the run) and, in snapshots, `canContr
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
-from collections import deque
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 
-from playground import run_executor, runs
+from playground.errors import InvalidInput, ServiceError
+from playground.frames import (
+    FRAME_LIMIT,
+    MAX_FRAMES_PER_SECOND,
+    FrameBatcher,
+    detail_frames,
+    dumps,
+    snapshot_frames,
+)
 from playground.models import Run
-from playground.run_lease import RunBusy
-from playground.selectors import (
+from playground.runs import executor, services
+from playground.runs.lease import RunBusy
+from playground.runs.selectors import (
     cycle_detail,
     row_snapshot,
     run_summary,
     run_writable_by,
     runs_visible_to,
-    snapshot,
 )
-from playground.services import InvalidInput, ServiceError
+from playground.runs.state import snapshot
 from scheduler_core.errors import InputError
 from scheduler_core.safe_read import read_json
 
 logger = logging.getLogger(__name__)
 
-FRAME_LIMIT = 60_000            # bytes of JSON per frame: well under 64 KB
-FRAME_OVERHEAD = 200            # room for a frame's type, seq and path around its items
-MAX_FRAMES_PER_SECOND = 20
-MAX_BACKLOG = 4_000_000         # bytes of events waiting for a slow client before dropping
 CONTROLS = ("step", "run", "start", "resume", "pause", "reset")
 CLOSE_REFUSED = 4403
 ACCESS_WITHDRAWN = "access withdrawn: the run is no longer visible to you"
-
-
-def dumps(value) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-def _fit(item, budget: int):
-    """An item of a list or map cut down to fit one frame (a node with very many pods...)."""
-    if len(dumps(item)) <= budget:
-        return item
-    if isinstance(item, dict):
-        small = {k: v for k, v in item.items() if not isinstance(v, (list, dict))}
-        for key, value in item.items():
-            if isinstance(value, list):
-                small[key] = value[:20]
-        small["truncated"] = True
-        if len(dumps(small)) <= budget:
-            return small
-        keep = ("kind", "index", "pod", "name", "outcome", "node", "event", "queue", "time")
-        return {k: item[k] for k in keep if k in item} | {"truncated": True}
-    return None
-
-
-class FrameBatcher:
-    """Buffers stream events; hands out frames of at most max_bytes, max_rate per second.
-
-    `delay(now)` says how long to wait before the next frame may go (None: nothing to send),
-    `take(now)` returns the next frame's events once it may. Time is whatever clock the
-    caller uses, so the rate can be checked without waiting.
-    """
-
-    def __init__(self, *, max_rate: float = MAX_FRAMES_PER_SECOND, max_bytes: int = FRAME_LIMIT,
-                 max_backlog: int = MAX_BACKLOG):
-        self.interval = 1.0 / max_rate
-        self.budget = max_bytes - FRAME_OVERHEAD
-        self.max_backlog = max_backlog
-        self._events: deque[tuple[dict, int]] = deque()
-        self._bytes = 0
-        self.last_sent: float | None = None
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def clear(self) -> None:
-        self._events.clear()
-        self._bytes = 0
-
-    def add(self, events) -> None:
-        for event in events:
-            event = _fit(event, self.budget)
-            if event is None:
-                continue
-            size = len(dumps(event)) + 1
-            self._events.append((event, size))
-            self._bytes += size
-        if self._bytes > self.max_backlog:
-            self._shed()
-
-    def _shed(self) -> None:
-        """A client that cannot keep up: queue moves go first (progress carries the queue
-        sizes), then the oldest events, replaced by one `dropped` event counting them."""
-        kept = deque((e, s) for e, s in self._events if e.get("kind") != "queue")
-        dropped = len(self._events) - len(kept)
-        total = sum(s for _, s in kept)
-        while kept and (total > self.max_backlog // 2 or kept[0][0].get("kind") == "dropped"):
-            event, size = kept.popleft()
-            total -= size
-            dropped += event["events"] if event.get("kind") == "dropped" else 1
-        marker = {"kind": "dropped", "events": dropped}
-        size = len(dumps(marker)) + 1
-        kept.appendleft((marker, size))
-        self._events, self._bytes = kept, total + size
-
-    def delay(self, now: float) -> float | None:
-        if not self._events:
-            return None
-        if self.last_sent is None:
-            return 0.0
-        return max(0.0, self.last_sent + self.interval - now)
-
-    def take(self, now: float) -> list[dict] | None:
-        wait = self.delay(now)
-        if wait is None or wait > 0:
-            return None
-        out, size = [], 0
-        while self._events and size + self._events[0][1] <= self.budget:
-            event, event_size = self._events.popleft()
-            out.append(event)
-            size += event_size
-            self._bytes -= event_size
-        self.last_sent = now
-        return out
-
-
-def _chunks(value, budget: int):
-    """A list or a map cut into pieces whose JSON fits `budget`."""
-    items = value.items() if isinstance(value, dict) else value
-    piece, size = [], 2
-    for item in items:
-        if isinstance(value, dict):
-            key, val = item
-            fitted = _fit(val, budget - len(dumps(key)) - 2)
-            item = (key, fitted)
-            item_size = len(dumps({key: fitted}))
-        else:
-            item = _fit(item, budget)
-            if item is None:
-                continue
-            item_size = len(dumps(item)) + 1
-        if piece and size + item_size > budget:
-            yield dict(piece) if isinstance(value, dict) else piece
-            piece, size = [], 2
-        piece.append(item)
-        size += item_size
-    if piece:
-        yield dict(piece) if isinstance(value, dict) else piece
-
-
-def snapshot_frames(snap: dict, limit: int = FRAME_LIMIT) -> list[dict]:
-    """The snapshot as frames under `limit`: the `snapshot` frame, then its `snapshot_part`s."""
-    header = {"type": "snapshot", **snap, "parts": 0}
-    if len(dumps(header)) + FRAME_OVERHEAD <= limit:
-        return [header]
-    header["cycles"] = []
-    paths = [("cycles",)]
-    if snap["state"] is not None:
-        state = header["state"] = dict(snap["state"])
-        queues = state["queues"] = dict(state.get("queues") or {})
-        paths += [("state", "nodes"), ("state", "bindings"), ("state", "nominations")]
-        paths += [("state", "queues", name) for name in queues]
-    parts = []
-    for path in paths:
-        source, holder = snap, header
-        for key in path[:-1]:
-            source, holder = source[key], holder[key]
-        value = source.get(path[-1])
-        if not value:
-            continue
-        holder[path[-1]] = {} if isinstance(value, dict) else []
-        for piece in _chunks(value, limit - FRAME_OVERHEAD):
-            parts.append({"type": "snapshot_part", "path": list(path), "items": piece})
-    header["parts"] = len(parts)
-    return [header, *parts]
-
-
-def _text_pieces(text: str, budget: int):
-    """`text` (ASCII JSON) cut into pieces whose JSON string fits `budget`: quotes and
-    backslashes take two characters there."""
-    start = 0
-    while start < len(text):
-        end = min(len(text), start + budget - 2)
-        while True:
-            piece = text[start:end]
-            over = len(piece) + piece.count('"') + piece.count("\\") + 2 - budget
-            if over <= 0:
-                break
-            end -= (over + 1) // 2  # a character takes one or two in the frame
-        yield piece
-        start = end
-
-
-def detail_frames(trace: dict, limit: int = FRAME_LIMIT) -> list[dict]:
-    """A cycle's trace as frames under `limit`: one frame, or (thousands of nodes) a header
-    with `parts` and that many `cycle_detail_part` frames whose `text`s, joined, are the
-    trace's JSON. Cutting the text costs one encoding of the trace; cutting the trace into
-    maps and lists cost several."""
-    text = dumps(trace)
-    if len(text) + FRAME_OVERHEAD <= limit:
-        return [{"type": "cycle_detail", "cycle": trace}]
-    index = trace.get("index")
-    pieces = list(_text_pieces(text, limit - FRAME_OVERHEAD))
-    return [{"type": "cycle_detail", "index": index, "parts": len(pieces)},
-            *({"type": "cycle_detail_part", "index": index, "text": piece} for piece in pieces)]
 
 
 class RunConsumer(AsyncJsonWebsocketConsumer):
@@ -267,7 +96,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         self._flusher: asyncio.Task | None = None
         self._controls: set[asyncio.Task] = set()  # controls and unasked traces
         self._send_lock = asyncio.Lock()
-        self.group = run_executor.group_name(self.run_id)
+        self.group = executor.group_name(self.run_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_snapshot()
@@ -326,7 +155,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_REFUSED, reason=reason)
 
     async def run_events(self, message):
-        """A committed chunk of the run's task (see playground.run_executor._commit_chunk)."""
+        """A committed chunk of the run's task (see playground.runs.executor._commit_chunk)."""
         start, end = message["from"], message["to"]
         if self.cycle_mark is None:
             return
@@ -495,11 +324,11 @@ def _control(user, run_id: int, action: str, cycles) -> dict | None:
             cycles = 1
         if not isinstance(cycles, int) or isinstance(cycles, bool) or cycles < 1:
             raise InvalidInput({"cycles": ["cycles must be a positive integer"]})
-        run = runs.run_step(run=run, user=user, cycles=cycles)
+        run = services.run_step(run=run, user=user, cycles=cycles)
     elif action in ("run", "start", "resume"):
-        run = runs.run_start(run=run, user=user)
+        run = services.run_start(run=run, user=user)
     elif action == "pause":
-        run = runs.run_pause(run=run, user=user)
+        run = services.run_pause(run=run, user=user)
     else:
-        run = runs.run_reset(run=run, user=user)
+        run = services.run_reset(run=run, user=user)
     return run_summary(run)

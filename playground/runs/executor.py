@@ -31,8 +31,9 @@ from django.utils import timezone
 
 from playground import tasking
 from playground.models import CycleRecord, Run, RunChunk, stored_trace
-from playground.run_lease import claim, lease_seconds, lock_row, release, renew
-from playground.run_sessions import (
+from playground.runs.lease import claim, lease_seconds, lock_row, release, renew
+from playground.runs.records import cycle_records_from_recorders
+from playground.runs.sessions import (
     OpenCycle,
     max_cycles,
     nominations,
@@ -40,7 +41,6 @@ from playground.run_sessions import (
     session_at,
     sessions,
 )
-from playground.services import cycle_records_from_recorders
 from scheduler_core import tracepack
 from scheduler_core.observe import MultiObserver, TraceObserver
 from scheduler_core.session import RunSession

@@ -21,8 +21,8 @@ from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
+from playground.errors import Conflict
 from playground.models import Run
-from playground.services import Conflict
 
 logger = logging.getLogger(__name__)
 

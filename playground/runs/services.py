@@ -1,13 +1,16 @@
-"""The run service functions: start, step, pause, resume and reset a run.
+"""The run service functions: create a run, start, step, pause, resume and reset it.
 
 The API and the websocket call them. Each checks the user, takes the run's lease
-(playground.run_lease) and enqueues a run task through playground.tasking, by the task's
-registered name; the task then calls playground.run_executor. `recover_stale_runs` (the
-run_recover task) hands the runs of a worker that died to a new advance task.
+(playground.runs.lease) and enqueues a run task through playground.tasking, by the task's
+registered name; the task (playground.runs.tasks) then calls playground.runs.executor.
+`recover_stale_runs` (the run_recover task) hands the runs of a worker that died to a new
+advance task.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import logging
 
 from django.core.exceptions import PermissionDenied
@@ -15,11 +18,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from playground import tasking
-from playground.models import Run
-from playground.run_executor import ADVANCE_FROM
-from playground.run_lease import RunBusy, grant, lease_live, lock_row, release
-from playground.selectors import run_writable_by
-from playground.services import Conflict, InvalidInput
+from playground.clusters.services import cluster_manifests
+from playground.engine import default_config, scheduler_registry
+from playground.errors import Conflict, InvalidInput
+from playground.models import Cluster, Run, SchedulerProfile
+from playground.quotas import check_storage_quota
+from playground.runs.executor import ADVANCE_FROM
+from playground.runs.lease import RunBusy, grant, lease_live, lock_row, release
+from playground.runs.selectors import run_writable_by
+from scheduler_core.config import parse_configuration
+from scheduler_core.errors import InputError
+from scheduler_core.loader import load_documents
+from scheduler_core.timeline.document import parse_timelines
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +39,22 @@ class RunStateConflict(Conflict):
 
     def __init__(self, message: str):
         super().__init__({"detail": [message]})
+
+
+def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None) -> Run:
+    """A run over a snapshot of the cluster's objects and profile (what reset restores)."""
+    # The cluster's timelines go with its objects (scheduler_core.timeline reads them).
+    documents = list(cluster_manifests(cluster)) + [t.document() for t in cluster.timelines.all()]
+    profile = SchedulerProfile.objects.filter(cluster=cluster).first()
+    config = profile.config if profile else default_config()
+    try:
+        parse_timelines(load_documents([("cluster", copy.deepcopy(documents))]))
+        parse_configuration(config, scheduler_registry())
+    except InputError as exc:
+        raise InvalidInput({"cluster": [str(exc)]}) from exc
+    check_storage_quota(owner=owner or cluster.owner, adding=len(json.dumps(documents)))
+    return Run.objects.create(cluster=cluster, owner=owner or cluster.owner, name=name,
+                              seed=seed, config=config, documents=documents)
 
 
 def _check_writable(run: Run, user) -> None:

@@ -20,8 +20,8 @@ from collections import OrderedDict
 
 from django.conf import settings
 
+from playground.engine import out_of_tree_plugins
 from playground.models import Run
-from playground.services import out_of_tree_plugins
 from scheduler_core.observe import Observer, TraceRecorder
 from scheduler_core.session import RunSession
 from scheduler_core.stream import LIST_POINTS

@@ -3,7 +3,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.generic import TemplateView
 
-from playground.health import run_checks
+from playground.site.health import run_checks
 
 
 class HomeView(TemplateView):

@@ -9,11 +9,12 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from playground import timeline_services as services
+from playground.api.base import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, errors
 from playground.api.serializers import RunSerializer
-from playground.api.views import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, errors
-from playground.services import InvalidInput
-from playground.timeline_selectors import run_timeline, timeline_data, timelines_of
+from playground.errors import InvalidInput
+from playground.timelines import services
+from playground.timelines.recording import run_timeline
+from playground.timelines.selectors import timeline_data, timelines_of
 from scheduler_core.errors import InputError
 from scheduler_core.safe_read import read_documents
 

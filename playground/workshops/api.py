@@ -1,4 +1,4 @@
-"""REST endpoints of workshops, under /api/workshops/ (wired by playground.api.urls).
+"""REST endpoints of workshops, under /api/workshops/ (wired by playground.urls).
 
 Who may call what: anyone may join with a code; a workshop is "not found" (404) to everyone
 but its trainer and attendees; the trainer's endpoints answer 403 to attendees; an attendee's
@@ -19,8 +19,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from playground.api.views import ERRORS, PlaygroundMixin
-from playground.selectors import clusters_visible_to, run_summary
+from playground.api.base import ERRORS, PlaygroundMixin
+from playground.clusters.selectors import clusters_visible_to
+from playground.runs.selectors import run_summary
 from playground.workshops import join_throttle, selectors, services
 from playground.workshops.lessons import lesson_objects, lesson_text
 from playground.workshops.models import Attendee, Question, WorkshopLesson

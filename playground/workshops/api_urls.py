@@ -1,4 +1,4 @@
-"""URLs under /api/workshops/ (included by playground.api.urls)."""
+"""URLs under /api/workshops/ (included by playground.urls)."""
 
 from django.urls import path
 

@@ -29,14 +29,9 @@ import random
 
 from channels.db import database_sync_to_async
 
-from playground.consumers import (
-    CLOSE_REFUSED,
-    CONTROLS,
-    FrameBatcher,
-    RunConsumer,
-    snapshot_frames,
-)
-from playground.selectors import snapshot as run_snapshot
+from playground.frames import FrameBatcher, snapshot_frames
+from playground.runs.consumer import CLOSE_REFUSED, CONTROLS, RunConsumer
+from playground.runs.state import snapshot as run_snapshot
 from playground.workshops import events, relay, selectors, services
 from playground.workshops.conceal import Concealer
 from playground.workshops.models import Prediction

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
-from playground.services import InvalidInput
-from playground.throttling import client_address
+from playground.errors import InvalidInput
+from playground.site.throttling import client_address
 
 KEY = "playground-join:{}:{}"
 

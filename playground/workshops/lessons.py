@@ -15,8 +15,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from playground.clusters.object_detail import local_volumes, pod_constraints
 from playground.models import Cluster, Node, PersistentVolume, PersistentVolumeClaim, Pod
-from playground.object_detail import local_volumes, pod_constraints
 
 LESSONS_DOC = Path(settings.BASE_DIR) / "docs" / "LESSONS.md"
 HEADING = re.compile(r"^## \d+\. (?P<name>[\w.-]+):.*$", re.MULTILINE)

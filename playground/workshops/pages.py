@@ -15,8 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
-from playground.services import Conflict, InvalidInput
-from playground.throttling import throttle_sign_in
+from playground.errors import Conflict, InvalidInput
+from playground.site.throttling import throttle_sign_in
 from playground.workshops import join_throttle, selectors, services
 from playground.workshops.lessons import lesson_text
 

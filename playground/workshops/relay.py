@@ -20,8 +20,8 @@ import asyncio
 import logging
 import math
 
-from playground import run_executor
-from playground.consumers import FrameBatcher, dumps
+from playground.frames import FrameBatcher, dumps
+from playground.runs import executor as run_executor
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,5 @@
-"""The layering rules, read from the source with ast: no import circles, a plain-Python engine.
+"""The layering rules, read from the source with ast: no import circles, a plain-Python engine,
+and playground/'s layers imported downwards only.
 
 Every import counts, also those inside functions and under TYPE_CHECKING: a circle hidden in
 a function body is still a circle (see docs/ARCHITECTURE.md).
@@ -6,12 +7,39 @@ a function body is still a circle (see docs/ARCHITECTURE.md).
 from __future__ import annotations
 
 import ast
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("scheduler_core", "playground")
-ENGINE_FACES = {"scheduler_core.tasks", "scheduler_core.apps"}
-WEB_ONLY = ("django", "celery", "channels", "playground")
+WEB_ONLY = ("django", "celery", "channels", "rest_framework", "drf_spectacular", "playground")
+
+# playground/'s layers, top first: a module may import its own layer and those below it.
+# Patterns are fnmatch patterns of dotted module names; a module takes the first that matches.
+PLAYGROUND_LAYERS = (
+    ("wiring", ("playground.urls", "playground.*.urls", "playground.*.api_urls",
+                "playground.routing", "playground.asgi", "playground.wsgi", "playground.admin",
+                "playground.apps", "playground.*.apps", "playground.management*")),
+    ("faces", ("playground.api.*", "playground.*.api", "playground.pages", "playground.*.pages",
+               "playground.*.consumer", "playground.*.consumers", "playground.workshops.relay",
+               "playground.site.views")),
+    ("tasks", ("playground.*.tasks",)),
+    ("services", ("playground.*.services", "playground.runs.export")),
+    ("engine sessions", ("playground.runs.executor", "playground.runs.state",
+                         "playground.runs.sessions", "playground.timelines.recording")),
+    ("selectors", ("playground.*.selectors",)),
+    ("shared", ("playground.errors", "playground.quotas", "playground.frames",
+                "playground.engine", "playground.tasking", "playground.runs.lease",
+                "playground.runs.memo", "playground.runs.records",
+                "playground.clusters.object_detail", "playground.workshops.lessons",
+                "playground.workshops.conceal", "playground.workshops.answers",
+                "playground.workshops.events", "playground.workshops.join_throttle",
+                "playground.site.health",
+                "playground.site.throttling")),
+    ("storage", ("playground.models", "playground.*.models")),
+    ("configuration", ("playground", "playground.*", "playground.celery", "playground.settings",
+                       "playground.env")),
+)
 
 
 def module_name(path: Path) -> str:
@@ -111,10 +139,59 @@ def test_no_module_imports_one_that_imports_it_back():
     assert circles(import_graph()) == []
 
 
-def test_the_engine_imports_no_web_framework_outside_its_celery_and_app_faces():
+def layer_of(name: str, layers=PLAYGROUND_LAYERS) -> int | None:
+    """The index of the module's layer (0 the top), None if no pattern matches.
+
+    A package's own module (its __init__) matches "playground.*" only if nothing above it did:
+    it holds no code the features import."""
+    for index, (_, patterns) in enumerate(layers):
+        if any(fnmatchcase(name, pattern) for pattern in patterns):
+            return index
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]], layers=PLAYGROUND_LAYERS) -> list[str]:
+    """Every import of a module from a layer above its own, as "a (layer) imports b (layer)"."""
+    found = []
+    for name, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            mine, theirs = layer_of(name, layers), layer_of(target, layers)
+            if mine is not None and theirs is not None and theirs < mine:
+                found.append(f"{name} ({layers[mine][0]}) imports {target} "
+                             f"({layers[theirs][0]})")
+    return found
+
+
+def test_upward_imports_are_found_and_named_with_their_layers():
+    layers = (("top", ("app.views",)), ("middle", ("app.*.services",)), ("low", ("app.*",)))
+    graph = {"app.views": {"app.runs.services"}, "app.runs.services": {"app.models"},
+             "app.models": {"app.views"}}
+    assert upward_imports(graph, layers) == ["app.models (low) imports app.views (top)"]
+
+
+def test_playground_imports_its_layers_downwards_only():
+    graph = {name: {t for t in targets if t.startswith("playground")}
+             for name, targets in import_graph().items() if name.startswith("playground")}
+    assert upward_imports(graph) == []
+
+
+def test_every_playground_module_has_a_layer_and_packages_hold_no_imports_of_features():
+    """A new module must be placed in PLAYGROUND_LAYERS on purpose: the catch-all
+    "playground.*" of the bottom layer is for the packages' own modules only."""
+    graph = import_graph()
+    bottom = len(PLAYGROUND_LAYERS) - 1
+    misplaced = [name for name, path in modules().items()
+                 if name.startswith("playground") and layer_of(name) == bottom
+                 and path.name != "__init__.py"
+                 and name not in ("playground.celery", "playground.settings", "playground.env")]
+    assert misplaced == []
+    assert {t for t in graph["playground"]} <= {"playground.celery"}
+
+
+def test_the_engine_imports_no_web_framework():
     offenders = []
     for name, path in modules().items():
-        if not name.startswith("scheduler_core") or name in ENGINE_FACES:
+        if not name.startswith("scheduler_core"):
             continue
         for imported in imported_names(name, path):
             if imported.split(".")[0] in WEB_ONLY:

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from playground import services
+from playground.runs.services import run_create
 
 # Re-exported: the API tests import their builders from here.
 from tests.helpers import FIXTURES, finish_run, fixture_text, import_fixture  # noqa: F401
@@ -49,6 +49,6 @@ def shared_cluster(bob):
 @pytest.fixture
 def finished_run(alice):
     cluster = import_fixture(alice, "taints-affinity.yaml", cluster_name="taints")
-    run = services.run_create(cluster=cluster, seed=3, owner=alice)
+    run = run_create(cluster=cluster, seed=3, owner=alice)
     finish_run(run)
     return run

@@ -1,17 +1,18 @@
 """/api/clusters/{id}/clone/: a private copy of a cluster you can see."""
 
-from playground import services
+from playground.clusters.services import cluster_export
 from playground.models import Cluster
+from playground.profiles.services import profile_update
 
 
 def test_it_clones_a_cluster_with_objects_and_profile(api, cluster):
-    services.profile_update(cluster=cluster, config={"percentageOfNodesToScore": 50})
+    profile_update(cluster=cluster, config={"percentageOfNodesToScore": 50})
     response = api.post(f"/api/clusters/{cluster.pk}/clone/", {}, format="json")
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["name"] == "gpu (copy)" and body["writable"] is True
     clone = Cluster.objects.get(pk=body["id"])
-    assert services.cluster_export(cluster=clone) == services.cluster_export(cluster=cluster)
+    assert cluster_export(cluster=clone) == cluster_export(cluster=cluster)
     assert clone.profile.config["percentageOfNodesToScore"] == 50
     assert clone.pod_set.first().priority == cluster.pod_set.first().priority
 

@@ -5,7 +5,7 @@ import json
 import pytest
 import yaml
 
-from playground import services
+from playground.clusters.services import cluster_export, fixture_description
 from playground.models import OBJECT_MODELS
 from scheduler_core.simulate import simulate
 from tests.api.conftest import FIXTURES, fixture_text, import_fixture
@@ -63,7 +63,7 @@ def test_the_export_is_a_profile_then_objects(api, cluster):
 def test_the_export_carries_the_description_header(api, cluster):
     text = _export(api, cluster)
     assert text.splitlines()[0] == f"# description: {cluster.description}"
-    assert services.fixture_description(text) == cluster.description
+    assert fixture_description(text) == cluster.description
 
 
 def test_the_export_names_the_download(api, cluster):
@@ -85,7 +85,7 @@ def test_it_rejects_anonymous_users(anon, shared_cluster):
 
 def test_the_fixture_and_its_export_hold_the_same_objects(alice):
     cluster = import_fixture(alice, "storage-lesson.yaml")
-    exported = list(yaml.safe_load_all(services.cluster_export(cluster=cluster)))
+    exported = list(yaml.safe_load_all(cluster_export(cluster=cluster)))
     original = list(yaml.safe_load_all(fixture_text("storage-lesson.yaml")))
     key = lambda d: (d["kind"], d["metadata"].get("namespace", ""), d["metadata"]["name"])  # noqa: E731
     assert sorted(map(key, exported[1:])) == sorted(map(key, original))

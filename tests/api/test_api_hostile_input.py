@@ -180,7 +180,7 @@ def test_a_server_error_under_api_is_json_without_a_traceback(alice, monkeypatch
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(views.selectors, "plugin_catalog", broken)
+    monkeypatch.setattr(views, "plugin_catalog", broken)
     client = Client(raise_request_exception=False)
     client.force_login(alice)
     response = client.get("/api/plugins/")

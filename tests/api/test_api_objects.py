@@ -6,6 +6,7 @@ common behaviour on every kind.
 
 import pytest
 
+from playground.clusters.services import cluster_create, object_save
 from playground.models import Cluster
 
 SAMPLES = {
@@ -36,8 +37,7 @@ ENDPOINTS = sorted(SAMPLES)
 
 @pytest.fixture
 def empty(alice):
-    from playground import services
-    return services.cluster_create(owner=alice, name="empty")
+    return cluster_create(owner=alice, name="empty")
 
 
 def _url(cluster, segment, pk=None):
@@ -116,9 +116,8 @@ def test_name_and_namespace_are_immutable(api, empty, segment):
 @pytest.mark.parametrize("segment", ENDPOINTS)
 def test_it_reads_but_refuses_changes_to_a_shared_cluster_of_another_user(
         api, bob, segment):
-    from playground import services
-    shared = services.cluster_create(owner=bob, name="shared", shared=True)
-    bob_row = services.object_save(cluster=shared, model=_model(segment),
+    shared = cluster_create(owner=bob, name="shared", shared=True)
+    bob_row = object_save(cluster=shared, model=_model(segment),
                                    manifest=SAMPLES[segment])
     assert api.get(_url(shared, segment)).json()["count"] == 1
     assert api.get(_url(shared, segment, bob_row.pk)).status_code == 200
@@ -131,9 +130,8 @@ def test_it_reads_but_refuses_changes_to_a_shared_cluster_of_another_user(
 
 @pytest.mark.parametrize("segment", ENDPOINTS)
 def test_it_rejects_other_users_cluster(api, bob, segment):
-    from playground import services
-    private = services.cluster_create(owner=bob, name="private")
-    row = services.object_save(cluster=private, model=_model(segment), manifest=SAMPLES[segment])
+    private = cluster_create(owner=bob, name="private")
+    row = object_save(cluster=private, model=_model(segment), manifest=SAMPLES[segment])
     assert api.get(_url(private, segment)).status_code == 404
     assert api.get(_url(private, segment, row.pk)).status_code == 404
     assert api.post(_url(private, segment), {"manifest": SAMPLES[segment]},
@@ -149,9 +147,8 @@ def test_it_rejects_anonymous_users(anon, shared_cluster, segment):
 
 
 def test_an_object_of_another_cluster_is_not_found_through_this_one(api, alice, empty):
-    from playground import services
-    other = services.cluster_create(owner=alice, name="other")
-    row = services.object_save(cluster=other, model=_model("nodes"), manifest=SAMPLES["nodes"])
+    other = cluster_create(owner=alice, name="other")
+    row = object_save(cluster=other, model=_model("nodes"), manifest=SAMPLES["nodes"])
     assert api.get(_url(empty, "nodes", row.pk)).status_code == 404
     assert api.put(_url(empty, "nodes", row.pk), {"manifest": SAMPLES["nodes"]},
                    format="json").status_code == 404

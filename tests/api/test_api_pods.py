@@ -2,8 +2,9 @@
 
 import pytest
 
-from playground import services
+from playground.errors import InvalidInput
 from playground.models import Pod, PriorityClass
+from playground.runs.services import run_create
 from tests.api.conftest import import_fixture
 
 
@@ -91,8 +92,8 @@ def test_deleting_a_priority_class_leaves_a_dangling_pod_for_run_creation_to_rep
         api, lesson, alice):
     high = PriorityClass.objects.get(cluster=lesson, name="high")
     assert api.delete(f"/api/clusters/{lesson.pk}/priorityclasses/{high.pk}/").status_code == 204
-    with pytest.raises(services.InvalidInput) as caught:
-        services.run_create(cluster=lesson, seed=0, owner=alice)
+    with pytest.raises(InvalidInput) as caught:
+        run_create(cluster=lesson, seed=0, owner=alice)
     assert 'no PriorityClass with name "high"' in caught.value.errors["cluster"][0]
 
 

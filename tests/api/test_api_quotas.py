@@ -5,8 +5,9 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.throttling import ScopedRateThrottle
 
-from playground import services
 from playground.models import Cluster, Run
+from playground.quotas import stored_bytes
+from playground.runs.services import run_create
 from tests.api.conftest import import_fixture
 
 NODE = ("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
@@ -49,7 +50,7 @@ def test_the_nodes_per_cluster_quota(api, cluster, settings):
 
 def test_the_stored_bytes_quota_counts_manifests_and_refuses_an_import(api, alice, cluster,
                                                                       settings):
-    used = services.stored_bytes(alice)
+    used = stored_bytes(alice)
     assert used > 1000
     settings.PLAYGROUND_QUOTA_STORED_BYTES = used + 10
     response = api.post("/api/clusters/import/", {
@@ -60,7 +61,7 @@ def test_the_stored_bytes_quota_counts_manifests_and_refuses_an_import(api, alic
 
 
 def test_the_stored_bytes_quota_refuses_a_new_run(api, alice, cluster, settings):
-    settings.PLAYGROUND_QUOTA_STORED_BYTES = services.stored_bytes(alice) + 10
+    settings.PLAYGROUND_QUOTA_STORED_BYTES = stored_bytes(alice) + 10
     response = api.post("/api/runs/", {"cluster": cluster.pk, "seed": 1}, format="json")
     assert response.status_code == 403
     assert not Run.objects.filter(cluster=cluster).exists()
@@ -69,9 +70,9 @@ def test_the_stored_bytes_quota_refuses_a_new_run(api, alice, cluster, settings)
 def test_the_concurrent_runs_quota(api, alice, settings):
     settings.PLAYGROUND_QUOTA_CONCURRENT_RUNS = 1
     cluster = import_fixture(alice, "taints-affinity.yaml", cluster_name="t")
-    busy = services.run_create(cluster=cluster, seed=1, owner=alice)
+    busy = run_create(cluster=cluster, seed=1, owner=alice)
     Run.objects.filter(pk=busy.pk).update(status=Run.RUNNING)
-    other = services.run_create(cluster=cluster, seed=2, owner=alice)
+    other = run_create(cluster=cluster, seed=2, owner=alice)
     response = api.post(f"/api/runs/{other.pk}/start/")
     assert response.status_code == 403
     assert response.json() == {"non_field_errors": [
@@ -83,7 +84,7 @@ def test_the_concurrent_runs_quota(api, alice, settings):
 def test_run_start_is_throttled_with_retry_after(api, alice, monkeypatch):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"run_start": "2/min"})
     cluster = import_fixture(alice, "taints-affinity.yaml", cluster_name="t")
-    run = services.run_create(cluster=cluster, seed=1, owner=alice)
+    run = run_create(cluster=cluster, seed=1, owner=alice)
     codes = [api.post(f"/api/runs/{run.pk}/start/").status_code for _ in range(3)]
     assert codes[2] == 429 and 429 not in codes[:2]
     response = api.post(f"/api/runs/{run.pk}/start/")

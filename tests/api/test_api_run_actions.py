@@ -7,8 +7,10 @@ does.
 
 import pytest
 
-from playground import runs, services
+from playground.errors import Conflict
 from playground.models import Run
+from playground.runs import services as runs
+from playground.runs.services import run_create
 
 ACTIONS = ["start", "step", "pause", "resume", "reset"]
 
@@ -31,7 +33,7 @@ def calls(monkeypatch):
 
 @pytest.fixture
 def run(alice, cluster):
-    return services.run_create(cluster=cluster, seed=0, owner=alice)
+    return run_create(cluster=cluster, seed=0, owner=alice)
 
 
 @pytest.mark.parametrize("action", ACTIONS)
@@ -58,7 +60,7 @@ def test_step_rejects_a_bad_number_of_cycles(api, run, calls, cycles):
 
 def test_a_conflict_from_the_executor_is_409(api, run, monkeypatch, calls):
     def busy(*, run, user):
-        raise services.Conflict({"detail": ["run is busy"]})
+        raise Conflict({"detail": ["run is busy"]})
     monkeypatch.setattr(runs, "run_start", busy)
     response = api.post(f"/api/runs/{run.pk}/start/", {}, format="json")
     assert response.status_code == 409
@@ -74,7 +76,7 @@ def test_it_rejects_other_users_run(bob_api, run, calls, action):
 @pytest.mark.parametrize("action", ACTIONS)
 def test_a_run_of_another_user_on_a_shared_cluster_cannot_be_driven(api, bob, shared_cluster,
                                                                     calls, action):
-    run = services.run_create(cluster=shared_cluster, seed=0, owner=bob)
+    run = run_create(cluster=shared_cluster, seed=0, owner=bob)
     assert api.post(f"/api/runs/{run.pk}/{action}/", {}, format="json").status_code == 403
     assert calls == []
 

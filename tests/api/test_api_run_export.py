@@ -5,8 +5,8 @@ import json
 import pytest
 import yaml
 
-from playground import services
 from playground.models import Run
+from playground.runs.services import run_create
 from scheduler_core import simulator_annotations as annotations
 from scheduler_core.simulate import simulate
 from tests.api.conftest import FIXTURES, finish_run, import_fixture
@@ -21,7 +21,7 @@ def _get(api, run, fmt=None):
 @pytest.mark.parametrize("fixture", ["taints-affinity.yaml", "preemption-lesson.yaml",
                                      "gpu-cluster.yaml"])
 def test_json_is_what_simulate_prints_for_the_same_input_and_seed(api, alice, fixture):
-    run = services.run_create(cluster=import_fixture(alice, fixture), seed=11, owner=alice)
+    run = run_create(cluster=import_fixture(alice, fixture), seed=11, owner=alice)
     finish_run(run)
     expected = json.dumps(simulate([str(FIXTURES / fixture)], seed=11).to_json(), indent=2)
     assert _get(api, run, "json") == expected + "\n"
@@ -29,7 +29,7 @@ def test_json_is_what_simulate_prints_for_the_same_input_and_seed(api, alice, fi
 
 
 def test_json_of_a_run_without_cycles(api, alice, cluster):
-    run = services.run_create(cluster=cluster, seed=0, owner=alice)
+    run = run_create(cluster=cluster, seed=0, owner=alice)
     body = json.loads(_get(api, run))
     assert body["schemaVersion"] == 1 and body["cycles"] == []
     assert len(body["bindings"]) == 20 and set(body["bindings"].values()) == {None}
@@ -103,7 +103,7 @@ def test_annotations_are_compact_sorted_json_as_go_writes_them():
 
 
 def test_a_preemption_is_annotated_on_the_nominated_node(api, alice):
-    run = services.run_create(cluster=import_fixture(alice, "preemption-lesson.yaml"), seed=0,
+    run = run_create(cluster=import_fixture(alice, "preemption-lesson.yaml"), seed=0,
                               owner=alice)
     finish_run(run)
     listing = yaml.safe_load(_get(api, run, "annotated"))
@@ -128,7 +128,7 @@ def test_it_rejects_anonymous_users(anon, finished_run):
 
 
 def test_a_shared_clusters_run_can_be_exported_by_others(api, bob, shared_cluster):
-    run = services.run_create(cluster=shared_cluster, seed=0, owner=bob)
+    run = run_create(cluster=shared_cluster, seed=0, owner=bob)
     finish_run(run)
     assert Run.objects.get(pk=run.pk).status == "finished"
     assert json.loads(_get(api, run))["bindings"]["default/web-ssd"] == "node-a"

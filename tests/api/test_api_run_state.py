@@ -2,7 +2,8 @@
 
 import pytest
 
-from playground import run_sessions, services
+from playground.runs import sessions as run_sessions
+from playground.runs.services import run_create
 
 
 def test_it_shows_the_engine_state_where_the_run_is(api, finished_run):
@@ -24,7 +25,7 @@ def test_without_a_cached_session_it_replays_the_run(api, finished_run):
 
 
 def test_a_new_run_is_at_the_start(api, alice, cluster):
-    run = services.run_create(cluster=cluster, seed=0, owner=alice)
+    run = run_create(cluster=cluster, seed=0, owner=alice)
     state = api.get(f"/api/runs/{run.pk}/state/").json()
     assert state["cycles"] == 0
     assert len(state["queues"]["activeQ"]) == 20

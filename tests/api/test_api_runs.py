@@ -1,7 +1,9 @@
 """/api/runs/ and /api/runs/{id}/: create over a snapshot, list, read, rename, delete."""
 
-from playground import services
+from playground.clusters.services import cluster_manifests
 from playground.models import CycleRecord, Node, Run
+from playground.profiles.services import profile_update
+from playground.runs.services import run_create
 from tests.api.conftest import finish_run, import_fixture
 
 
@@ -10,7 +12,7 @@ def _create(api, cluster, **extra):
 
 
 def test_it_creates_a_run_with_a_snapshot_of_the_cluster(api, alice, cluster):
-    services.profile_update(cluster=cluster, config={"percentageOfNodesToScore": 70})
+    profile_update(cluster=cluster, config={"percentageOfNodesToScore": 70})
     response = _create(api, cluster, seed=42, name="first")
     assert response.status_code == 201, response.json()
     body = response.json()
@@ -20,13 +22,13 @@ def test_it_creates_a_run_with_a_snapshot_of_the_cluster(api, alice, cluster):
     run = Run.objects.get(pk=body["id"])
     assert run.config["percentageOfNodesToScore"] == 70
     assert [d["kind"] for d in run.documents] == ["Node"] * 15 + ["Pod"] * 20
-    assert run.documents == list(services.cluster_manifests(cluster))
+    assert run.documents == list(cluster_manifests(cluster))
 
 
 def test_later_cluster_edits_do_not_change_the_run(api, cluster):
     run_id = _create(api, cluster).json()["id"]
     Node.objects.filter(cluster=cluster).delete()
-    services.profile_update(cluster=cluster, config={"percentageOfNodesToScore": 5})
+    profile_update(cluster=cluster, config={"percentageOfNodesToScore": 5})
     run = Run.objects.get(pk=run_id)
     assert sum(d["kind"] == "Node" for d in run.documents) == 15
     assert "percentageOfNodesToScore" not in run.config
@@ -67,10 +69,10 @@ def test_it_rejects_a_cluster_the_engine_cannot_load(api, cluster):
 
 def test_it_lists_own_runs_runs_on_own_clusters_and_runs_shared_by_their_owner(
         api, bob_api, alice, bob, cluster, shared_cluster):
-    mine = services.run_create(cluster=cluster, seed=1, owner=alice)
-    on_shared_by_owner = services.run_create(cluster=shared_cluster, seed=2, owner=bob)
-    mine_on_shared = services.run_create(cluster=shared_cluster, seed=3, owner=alice)
-    bobs_private = services.run_create(cluster=import_fixture(bob, cluster_name="p"), seed=4,
+    mine = run_create(cluster=cluster, seed=1, owner=alice)
+    on_shared_by_owner = run_create(cluster=shared_cluster, seed=2, owner=bob)
+    mine_on_shared = run_create(cluster=shared_cluster, seed=3, owner=alice)
+    bobs_private = run_create(cluster=import_fixture(bob, cluster_name="p"), seed=4,
                                        owner=bob)
     ids = [r["id"] for r in api.get("/api/runs/").json()["results"]]
     assert ids == [mine_on_shared.pk, on_shared_by_owner.pk, mine.pk]
@@ -80,7 +82,7 @@ def test_it_lists_own_runs_runs_on_own_clusters_and_runs_shared_by_their_owner(
 
 
 def test_it_filters_runs_by_cluster_and_status(api, alice, cluster, finished_run):
-    services.run_create(cluster=cluster, seed=1, owner=alice)
+    run_create(cluster=cluster, seed=1, owner=alice)
     by_cluster = api.get(f"/api/runs/?cluster={cluster.pk}").json()["results"]
     assert [r["cluster"] for r in by_cluster] == [cluster.pk]
     finished = api.get("/api/runs/?status=finished").json()["results"]
@@ -115,7 +117,7 @@ def test_it_rejects_other_users_run(bob_api, finished_run):
 
 
 def test_a_run_on_a_shared_cluster_is_read_only_to_others(api, bob_api, bob, shared_cluster):
-    run = services.run_create(cluster=shared_cluster, seed=0, owner=bob)
+    run = run_create(cluster=shared_cluster, seed=0, owner=bob)
     finish_run(run)
     assert api.get(f"/api/runs/{run.pk}/").status_code == 200
     assert api.patch(f"/api/runs/{run.pk}/", {"name": "x"}, format="json").status_code == 403

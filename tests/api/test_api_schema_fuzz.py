@@ -21,8 +21,8 @@ from schemathesis.config import PositiveDataAcceptanceConfig
 from schemathesis.core.failures import Failure, FailureGroup
 from schemathesis.core.media_types import YAML_MEDIA_TYPES
 
-from playground import services
 from playground.models import CycleRecord, ExtraObject
+from playground.runs.services import run_create
 from scheduler_core.safe_read import read_yaml
 from tests.api.conftest import finish_run, import_fixture
 
@@ -51,7 +51,7 @@ def _real_ids(alice):
     cluster = import_fixture(alice, "storage-lesson.yaml", cluster_name="fuzz")
     ExtraObject.objects.create(cluster=cluster, manifest={
         "kind": "PodGroup", "metadata": {"name": "g", "namespace": "default"}})
-    run = services.run_create(cluster=cluster, seed=1, owner=alice)
+    run = run_create(cluster=cluster, seed=1, owner=alice)
     finish_run(run)
     assert CycleRecord.objects.filter(run=run).exists()
     objects = {}

@@ -2,8 +2,14 @@
 
 import pytest
 
-from playground import services
+from playground.clusters.services import (
+    cluster_clone,
+    cluster_export,
+    cluster_import,
+    cluster_manifests,
+)
 from playground.models import Run, Timeline
+from playground.runs.services import run_create
 
 from .conftest import finish_run, import_fixture
 
@@ -16,7 +22,7 @@ def url(cluster, pk=None):
 
 
 def first_node(cluster) -> str:
-    return next(m["metadata"]["name"] for m in services.cluster_manifests(cluster)
+    return next(m["metadata"]["name"] for m in cluster_manifests(cluster)
                 if m.get("kind") == "Node")
 
 
@@ -66,7 +72,7 @@ def test_a_run_takes_the_clusters_timelines(api, alice):
     cluster = import_fixture(alice, "taints-affinity.yaml", cluster_name="t")
     node = first_node(cluster)
     api.post(url(cluster), {"name": "m", "steps": [{**CORDON, "node": node}]}, format="json")
-    run = services.run_create(cluster=cluster, seed=1, owner=alice)
+    run = run_create(cluster=cluster, seed=1, owner=alice)
     assert run.documents[-1]["kind"] == "Timeline"
     finish_run(run)
     recorded = api.get(f"/api/runs/{run.pk}/timeline/").json()
@@ -76,7 +82,7 @@ def test_a_run_takes_the_clusters_timelines(api, alice):
 
 def test_an_action_on_a_paused_run_is_recorded_as_a_step(api, alice):
     cluster = import_fixture(alice, "taints-affinity.yaml", cluster_name="t")
-    run = services.run_create(cluster=cluster, seed=1, owner=alice)
+    run = run_create(cluster=cluster, seed=1, owner=alice)
     run.status = Run.PAUSED
     run.save()
     node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "extra"},
@@ -99,7 +105,7 @@ def test_an_action_on_a_paused_run_is_recorded_as_a_step(api, alice):
 
 def test_an_action_on_a_running_run_is_a_409(api, alice):
     cluster = import_fixture(alice, "taints-affinity.yaml", cluster_name="t")
-    run = services.run_create(cluster=cluster, seed=1, owner=alice)
+    run = run_create(cluster=cluster, seed=1, owner=alice)
     run.status = Run.FINISHED
     run.save()
     response = api.post(f"/api/runs/{run.pk}/actions/",
@@ -111,10 +117,10 @@ def test_an_action_on_a_running_run_is_a_409(api, alice):
 def test_export_clone_and_reimport_keep_the_timelines(api, cluster):
     step = {**CORDON, "node": first_node(cluster)}
     api.post(url(cluster), {"name": "maintenance", "steps": [step]}, format="json")
-    exported = services.cluster_export(cluster=cluster)
+    exported = cluster_export(cluster=cluster)
     assert "kind: Timeline" in exported
-    clone = services.cluster_clone(cluster=cluster, owner=cluster.owner, name="copy")
+    clone = cluster_clone(cluster=cluster, owner=cluster.owner, name="copy")
     assert [t.steps for t in clone.timelines.all()] == [[step]]
-    again, _ = services.cluster_import(owner=cluster.owner, name="again",
+    again, _ = cluster_import(owner=cluster.owner, name="again",
                                        files=[("export.yaml", exported)])
-    assert services.cluster_export(cluster=again) == exported
+    assert cluster_export(cluster=again) == exported

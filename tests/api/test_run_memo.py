@@ -6,8 +6,10 @@ import copy
 
 import pytest
 
-from playground import run_memo, services
+from playground.engine import out_of_tree_plugins
 from playground.models import Run
+from playground.runs import memo as run_memo
+from playground.runs.services import run_create
 from scheduler_core.session import RunSession
 
 from .conftest import finish_run, import_fixture
@@ -30,7 +32,7 @@ def without_clock(timeline: dict) -> dict:
 
 def fresh_timeline(run: Run) -> dict:
     session = RunSession(copy.deepcopy(run.sources()), run.config or None, seed=run.seed,
-                         out_of_tree=services.out_of_tree_plugins(), record=True)
+                         out_of_tree=out_of_tree_plugins(), record=True)
     session.advance(run.cycle_count)
     return without_clock(session.scheduler.life.to_json())
 
@@ -41,7 +43,7 @@ def read_timeline(api, run: Run) -> dict:
 
 def test_the_timeline_read_mid_run_and_again_at_the_end_is_the_fresh_replay(api, alice):
     cluster = import_fixture(alice, "preemption-lesson.yaml", cluster_name="p")
-    run = services.run_create(cluster=cluster, seed=1, owner=alice)
+    run = run_create(cluster=cluster, seed=1, owner=alice)
     finish_run(run)
     total = run.cycle_count
     assert total >= 2
@@ -62,7 +64,7 @@ def test_the_timeline_read_mid_run_and_again_at_the_end_is_the_fresh_replay(api,
 
 def test_an_action_on_a_paused_run_is_a_new_key_and_shows_in_the_timeline(api, alice):
     cluster = import_fixture(alice, "taints-affinity.yaml", cluster_name="t")
-    run = services.run_create(cluster=cluster, seed=1, owner=alice)
+    run = run_create(cluster=cluster, seed=1, owner=alice)
     run.status = Run.PAUSED
     run.save()
     key = run_memo.documents_key(run)

@@ -1,7 +1,8 @@
 """/ui/runs/{id}/view/: the run page's first view in one response, and its state refresh."""
 
-from playground import run_sessions, services
 from playground.models import Run
+from playground.runs import sessions as run_sessions
+from playground.runs.services import run_create
 
 from .conftest import import_fixture
 
@@ -27,9 +28,9 @@ def test_the_state_part_leaves_the_objects_and_cycles_out(api, finished_run):
 
 def test_a_watcher_may_not_drive_and_others_do_not_see_it(bob_api, alice):
     shared = import_fixture(alice, cluster_name="shared", shared=True)
-    run = services.run_create(cluster=shared, seed=0, owner=alice)
+    run = run_create(cluster=shared, seed=0, owner=alice)
     assert bob_api.get(f"/ui/runs/{run.pk}/view/").json()["run"]["canControl"] is False
-    mine = services.run_create(cluster=import_fixture(alice, cluster_name="mine"), seed=0,
+    mine = run_create(cluster=import_fixture(alice, cluster_name="mine"), seed=0,
                                owner=alice)
     assert bob_api.get(f"/ui/runs/{mine.pk}/view/").status_code == 404
     assert Run.objects.count() == 2

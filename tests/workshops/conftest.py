@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from playground import run_sessions
+from playground.runs import sessions as run_sessions
 from playground.workshops import services
 from playground.workshops.models import Sandbox
 from tests.helpers import finish_run, import_fixture, make_user

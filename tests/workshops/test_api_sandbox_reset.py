@@ -2,8 +2,8 @@
 
 from django.db import transaction
 
-from playground import services as data
 from playground.models import Cluster, Node
+from playground.runs.services import run_create
 from playground.workshops import services
 from tests.workshops.conftest import ana_sandbox, url
 
@@ -51,7 +51,7 @@ def test_it_rejects_outsiders_and_anonymous_resets(room, workshop):
 
 
 def test_the_trainer_resets_all_sandboxes(room, workshop):
-    run = data.run_create(cluster=copied(ana_sandbox(workshop)), seed=1)
+    run = run_create(cluster=copied(ana_sandbox(workshop)), seed=1)
     assert room["trainer"].post(url(workshop, "reset/")).json() == {"reset": 2}
     assert not type(run).objects.filter(pk=run.pk).exists()
     assert sorted(workshop.attendees.values_list("sandboxes__reset_count", flat=True)) == [1, 1]

@@ -12,7 +12,7 @@ from playground.workshops import consumers as workshop_consumers
 from playground.workshops import services
 from playground.workshops.models import Attendee
 from tests.helpers import make_user
-from tests.test_consumer_runs import Socket, headers
+from tests.runs.test_consumer_runs import Socket, headers
 from tests.workshops.conftest import joined
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from playground import services
+from playground.clusters.services import cluster_import, fixture_description
+from playground.errors import ServiceError
 from playground.models import Cluster
 
 DEMO_USER = "demo"
@@ -22,7 +23,7 @@ def fixture_files(directory: Path) -> list[Path]:
 
 def describe(text: str) -> str:
     """The `# description:` header, else the first comment line of the file."""
-    described = services.fixture_description(text)
+    described = fixture_description(text)
     if described:
         return described
     for line in text.splitlines():
@@ -60,10 +61,10 @@ class Command(BaseCommand):
                 continue
             text = path.read_text(encoding="utf-8")
             try:
-                cluster, warnings = services.cluster_import(
+                cluster, warnings = cluster_import(
                     owner=user, name=name, files=[(path.name, text)],
                     description=describe(text), shared=True)
-            except services.ServiceError as exc:
+            except ServiceError as exc:
                 raise CommandError(f"{path}: {exc}") from exc
             counts = f"{cluster.node_set.count()} nodes, {cluster.pod_set.count()} pods"
             self.stdout.write(f"  {name}: imported ({counts}) - {cluster.description}")

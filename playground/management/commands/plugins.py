@@ -1,7 +1,7 @@
 """python manage.py plugins: registered plugins and the extension points each implements."""
 from django.core.management.base import BaseCommand
 
-from playground.services import out_of_tree_plugins
+from playground.engine import out_of_tree_plugins
 from scheduler_core.simulate import list_plugins
 
 

@@ -3,7 +3,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from playground.services import out_of_tree_plugins
+from playground.engine import out_of_tree_plugins
 from scheduler_core.cli import main
 
 

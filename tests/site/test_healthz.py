@@ -3,7 +3,7 @@
 import pytest
 from django.db import OperationalError
 
-from playground import health
+from playground.site import health
 
 pytestmark = pytest.mark.django_db
 

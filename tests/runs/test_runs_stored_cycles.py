@@ -10,8 +10,11 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from playground import run_executor, runs, services, tasking
+from playground import tasking
 from playground.models import CycleRecord, Run, RunChunk
+from playground.quotas import stored_bytes
+from playground.runs import executor as run_executor
+from playground.runs import services as runs
 from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
 from scheduler_core.stream import SummaryObserver
@@ -69,13 +72,13 @@ def test_packed_cycles_read_as_the_engine_prints_them_and_as_old_rows_do(alice, 
 
 def test_packed_cycles_are_a_small_part_of_their_json_and_count_in_the_quota(alice):
     run = new_run(alice, "spread-antiaffinity.yaml", seed=1)
-    before = services.stored_bytes(alice)
+    before = stored_bytes(alice)
     runs.run_start(run=run, user=alice)
     rows = CycleRecord.objects.filter(run=run)
     packed = sum(len(blob) for blob in rows.values_list("packed", flat=True))
     as_json = sum(len(json.dumps(c.trace, separators=(",", ":"))) for c in rows)
     assert 0 < packed < as_json / 4
-    assert services.stored_bytes(alice) == before + packed
+    assert stored_bytes(alice) == before + packed
 
 
 def _bindings_after(run: Run, cycles: int) -> dict:

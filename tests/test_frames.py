@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from playground.consumers import FRAME_LIMIT, FrameBatcher, dumps, snapshot_frames
+from playground.frames import FRAME_LIMIT, FrameBatcher, dumps, snapshot_frames
 
 
 def cycle(i: int, size: int = 1000) -> dict:

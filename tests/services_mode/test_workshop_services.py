@@ -21,7 +21,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 
 from playground.workshops import services
 from tests.helpers import ROOT, import_cluster, make_user
-from tests.services.test_runs_services import database_url, session_cookie, workers  # noqa: F401
+from tests.services_mode.test_runs_services import database_url, session_cookie, workers  # noqa: F401
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +43,7 @@ class AsgiServers:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         env = {**os.environ, "DATABASE_URL": database_url(), "RUNS_TEST_QUEUE": self.queue,
-               "DJANGO_SETTINGS_MODULE": "tests.services.run_worker_settings",
+               "DJANGO_SETTINGS_MODULE": "tests.services_mode.run_worker_settings",
                "DJANGO_DEBUG": "1"}
         log_path = self.tmp_path / f"{name}.log"
         with open(log_path, "wb") as log:

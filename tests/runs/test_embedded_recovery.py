@@ -12,8 +12,9 @@ from django.core.signals import request_started
 from django.test.client import ClientHandler
 from django.utils import timezone
 
-from playground import apps, runs
+from playground import apps
 from playground.models import Run
+from playground.runs import services as runs
 from tests.helpers import make_user, new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)

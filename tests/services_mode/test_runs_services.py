@@ -27,16 +27,21 @@ from django.db import connections, transaction
 from django.test import Client
 from rest_framework.test import APIClient
 
-from playground import run_lease, run_sessions, runs, services
 from playground.asgi import application
-from playground.consumers import FRAME_LIMIT
+from playground.engine import out_of_tree_plugins
+from playground.frames import FRAME_LIMIT
 from playground.models import CycleRecord, Run
+from playground.runs import lease as run_lease
+from playground.runs import services as runs
+from playground.runs import sessions as run_sessions
+from playground.runs.export import run_bindings
+from playground.runs.services import run_create
 from scheduler_core.simulate import simulate
 from tests.helpers import FIXTURES, ROOT, big_cluster_yaml, import_cluster, make_user
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-LEASE = 3  # seconds, as tests/services/run_worker_settings.py sets it for the workers
+LEASE = 3  # seconds, as tests/services_mode/run_worker_settings.py sets it for the workers
 START_TIMEOUT = 60
 RUN_TIMEOUT = 600
 
@@ -66,7 +71,7 @@ class Workers:
         nodename = f"runs-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
         log_path = self.tmp_path / f"{nodename.split('@')[0]}.log"
         env = {**os.environ, "DATABASE_URL": database_url(), "RUNS_TEST_QUEUE": self.queue,
-               "DJANGO_SETTINGS_MODULE": "tests.services.run_worker_settings"}
+               "DJANGO_SETTINGS_MODULE": "tests.services_mode.run_worker_settings"}
         with open(log_path, "wb") as log:
             process = subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "playground", "worker", "--pool=solo",
@@ -181,7 +186,7 @@ def test_a_run_streamed_over_redis_matches_the_store_and_simulate(workers, fixtu
             streamed[e["pod"]] = e["node"]
     run = Run.objects.get(pk=run_id)
     assert run.status == Run.FINISHED
-    assert streamed == run.result["bindings"] == services.run_bindings(run) == expected
+    assert streamed == run.result["bindings"] == run_bindings(run) == expected
     cycles = [e["index"] for e in events if e["kind"] == "cycle"]
     assert cycles == list(range(run.cycle_count))
 
@@ -189,9 +194,9 @@ def test_a_run_streamed_over_redis_matches_the_store_and_simulate(workers, fixtu
 def test_a_run_whose_worker_is_killed_resumes_on_a_new_worker_and_ends_the_same(workers):
     fixture, seed = "scale-500.yaml", 1
     undisturbed = simulate([str(FIXTURES / fixture)], seed=seed, observe=False,
-                           out_of_tree=services.out_of_tree_plugins()).scheduler
+                           out_of_tree=out_of_tree_plugins()).scheduler
     alice = make_user("alice")
-    run = services.run_create(cluster=import_cluster(alice, fixture), seed=seed, owner=alice)
+    run = run_create(cluster=import_cluster(alice, fixture), seed=seed, owner=alice)
     first = workers.start()
     api = APIClient()
     api.force_login(alice)
@@ -218,7 +223,7 @@ def test_a_run_whose_worker_is_killed_resumes_on_a_new_worker_and_ends_the_same(
     assert run.status == Run.FINISHED, run.error
     assert run.cycle_count == undisturbed.cycle_count
     assert run.result["bindings"] == undisturbed.bindings
-    assert services.run_bindings(run) == undisturbed.bindings
+    assert run_bindings(run) == undisturbed.bindings
     indexes = list(CycleRecord.objects.filter(run=run).order_by("index")
                    .values_list("index", flat=True))
     assert indexes == list(range(undisturbed.cycle_count))
@@ -228,7 +233,7 @@ def test_a_run_whose_worker_is_killed_resumes_on_a_new_worker_and_ends_the_same(
 def test_a_row_locked_by_another_transaction_is_busy_at_once():
     """PostgreSQL: SELECT ... FOR UPDATE NOWAIT answers "busy" instead of waiting."""
     alice = make_user("alice")
-    run = services.run_create(cluster=import_cluster(alice), seed=3, owner=alice)
+    run = run_create(cluster=import_cluster(alice), seed=3, owner=alice)
     locked, release = threading.Event(), threading.Event()
 
     def hold_the_row():
@@ -259,11 +264,11 @@ def test_several_runs_proceed_at_once_on_several_workers(workers, tmp_path):
     path.write_text(text)
     seeds = (1, 2)
     expected = {seed: simulate([str(path)], seed=seed, observe=False,
-                               out_of_tree=services.out_of_tree_plugins()).scheduler.bindings
+                               out_of_tree=out_of_tree_plugins()).scheduler.bindings
                 for seed in seeds}
     alice = make_user("alice")
     cluster = import_cluster(alice, "medium.yaml", text=text)
-    started = [services.run_create(cluster=cluster, seed=seed, owner=alice) for seed in seeds]
+    started = [run_create(cluster=cluster, seed=seed, owner=alice) for seed in seeds]
     for _ in seeds:
         workers.start()
     for run in started:

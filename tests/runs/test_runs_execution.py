@@ -17,12 +17,17 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from playground import run_executor, run_lease, run_sessions, runs, selectors, tasking
+from playground import tasking
+from playground.errors import InvalidInput
 from playground.models import CycleRecord, Run
-from playground.services import InvalidInput
+from playground.runs import executor as run_executor
+from playground.runs import lease as run_lease
+from playground.runs import services as runs
+from playground.runs import sessions as run_sessions
+from playground.runs.state import run_state
+from playground.runs.tasks import run_advance
+from playground.runs.tasks import run_reset as run_reset_task
 from scheduler_core.session import RunSession
-from scheduler_core.tasks import run_advance
-from scheduler_core.tasks import run_reset as run_reset_task
 from tests.helpers import ROOT, WorkerDied, clean_env, die_after_chunks, new_run, reference
 
 pytestmark = [pytest.mark.django_db(transaction=True),
@@ -146,7 +151,7 @@ def test_a_worker_that_dies_mid_run_leaves_the_last_chunk_and_a_retry_ends_the_s
     monkeypatch.setattr(run_executor, "CHUNK_CYCLES", 3)
     runs.run_start(run=run, user=alice)
     [(task, kwargs)] = captured
-    assert task is run_advance
+    assert task == run_advance
     real_commit = die_after_chunks(monkeypatch, 2)
     with pytest.raises(WorkerDied):
         run_executor.advance(**kwargs)
@@ -325,10 +330,10 @@ def test_the_session_cache_is_checked_against_the_cycle_count(run, alice, ref):
     assert run_sessions.sessions.cached_cycles(run.pk) == 3
     fresh = RunSession(copy.deepcopy(run.sources()), run.config, seed=run.seed)
     fresh.replay(3)
-    assert selectors.run_state(run=run)["queues"] == fresh.state()["queues"]
+    assert run_state(run=run)["queues"] == fresh.state()["queues"]
     # A session ahead of the stored run (its chunk never committed) is rebuilt...
     run_sessions.sessions.entry(run.pk).session.advance(2)
-    state = selectors.run_state(run=run, max_nodes=4)
+    state = run_state(run=run, max_nodes=4)
     assert state["cycles"] == 3
     assert len(state["nodes"]) == 4 and state["nodeCount"] == 15
     # ...one behind catches up without observing.
@@ -357,7 +362,9 @@ settings.DATABASES["default"]["NAME"] = sys.argv[1]
 django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
-from playground import run_executor, runs, tasking
+from playground import tasking
+from playground.runs import executor as run_executor
+from playground.runs import services as runs
 run_executor.CHUNK_CYCLES = 2
 commits = []
 real_commit = run_executor._commit_chunk

@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 
 from playground import celery_app
-from scheduler_core.tasks import ping
+from playground.runs.tasks import ping
 
 pytestmark = pytest.mark.services
 

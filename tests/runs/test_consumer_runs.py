@@ -15,10 +15,14 @@ from django.conf import settings
 from django.test import Client
 from django.urls import path
 
-from playground import run_executor, run_sessions, runs, selectors
 from playground.asgi import application
-from playground.consumers import FRAME_LIMIT, RunConsumer
+from playground.frames import FRAME_LIMIT
 from playground.models import CycleRecord, Run
+from playground.runs import executor as run_executor
+from playground.runs import services as runs
+from playground.runs import sessions as run_sessions
+from playground.runs.consumer import RunConsumer
+from playground.runs.state import SNAPSHOT_MAX_NODES
 from tests.helpers import big_cluster_yaml, new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -413,7 +417,7 @@ def test_frames_stay_small_and_at_most_20_a_second_at_5000_nodes(alice, monkeypa
 
     snap, frames, sizes = run_scenario(scenario)
     assert snap["state"]["nodeCount"] == 5000
-    assert len(snap["state"]["nodes"]) == selectors.SNAPSHOT_MAX_NODES
+    assert len(snap["state"]["nodes"]) == SNAPSHOT_MAX_NODES
     assert snap["parts"] >= 1
     assert max(sizes) < FRAME_LIMIT < 64 * 1024
     assert [e["index"] for e in events(frames, "cycle")] == list(range(12))

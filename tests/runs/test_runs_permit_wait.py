@@ -12,9 +12,11 @@ import asyncio
 
 import pytest
 
-from playground import run_sessions, runs, tasking
-from playground.consumers import RunConsumer
+from playground import tasking
 from playground.models import CycleRecord
+from playground.runs import services as runs
+from playground.runs import sessions as run_sessions
+from playground.runs.consumer import RunConsumer
 from tests.helpers import new_run, reference
 
 pytestmark = [pytest.mark.django_db(transaction=True),

@@ -9,11 +9,11 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from playground import run_executor
-from playground.consumers import ACCESS_WITHDRAWN, CLOSE_REFUSED
 from playground.models import Cluster, Run
+from playground.runs import executor as run_executor
+from playground.runs.consumer import ACCESS_WITHDRAWN, CLOSE_REFUSED
 from tests.helpers import make_user, new_run
-from tests.test_consumer_runs import TIMEOUT, Socket, headers
+from tests.runs.test_consumer_runs import TIMEOUT, Socket, headers
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fresh_sessions")]

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import RequestFactory
 
-from playground.throttling import CACHE_KEY, sign_in_wait
+from playground.site.throttling import CACHE_KEY, sign_in_wait
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.services

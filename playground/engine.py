@@ -1,0 +1,27 @@
+"""The engine as the web app configures it: the plugin registry (in-tree plus the
+out-of-tree plugins of settings.SCHEDULER_OUT_OF_TREE_PLUGINS) and the default configuration.
+
+Every check of a profile and every run builds its scheduler from these, so the API, the
+pages and a run never disagree about which plugins exist.
+"""
+
+from django.conf import settings
+
+from scheduler_core.config import API_VERSION
+from scheduler_core.framework.registry import Registry
+from scheduler_core.loader import CONFIG_KIND
+from scheduler_core.plugins.registry import default_registry
+
+
+def out_of_tree_plugins() -> dict[str, str]:
+    """settings.SCHEDULER_OUT_OF_TREE_PLUGINS: what RunSession(out_of_tree=...) takes."""
+    return dict(getattr(settings, "SCHEDULER_OUT_OF_TREE_PLUGINS", None) or {})
+
+
+def scheduler_registry() -> Registry:
+    """The plugin registry every check and every run uses: in-tree plus out-of-tree."""
+    return default_registry(out_of_tree_plugins())
+
+
+def default_config() -> dict:
+    return {"apiVersion": API_VERSION, "kind": CONFIG_KIND}

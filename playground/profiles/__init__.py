@@ -1,0 +1,1 @@
+"""A cluster's scheduler profile (its KubeSchedulerConfiguration) and the plugin catalog."""

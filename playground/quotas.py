@@ -1,0 +1,53 @@
+"""The per-user quotas (PLAYGROUND_QUOTA_*), refused as a ResourceQuota refuses: 403.
+
+Every feature that stores something for a user checks them before writing.
+"""
+
+from django.conf import settings
+from django.db.models import Sum, TextField
+from django.db.models.functions import Cast, Length
+
+from playground.errors import QuotaExceeded
+from playground.models import OBJECT_MODELS, Cluster, CycleRecord, Run, RunDocuments
+
+
+def _over(what: str, used: int, limit: int, setting: str, *, field: str) -> QuotaExceeded:
+    return QuotaExceeded(f"exceeded quota: {what}: used {used}, limited to {limit} ({setting})",
+                         field=field)
+
+
+def check_cluster_quota(*, owner) -> None:
+    limit = settings.PLAYGROUND_QUOTA_CLUSTERS
+    used = Cluster.objects.filter(owner=owner).count()
+    if used >= limit:
+        raise _over("clusters", used, limit, "PLAYGROUND_QUOTA_CLUSTERS", field="name")
+
+
+def stored_bytes(owner) -> int:
+    """What the owner's clusters and runs take: manifests, run snapshots, recorded cycles."""
+    def total(queryset, expression) -> int:
+        return queryset.aggregate(n=Sum(Length(expression)))["n"] or 0
+
+    used = sum(total(model.objects.filter(cluster__owner=owner), Cast("manifest", TextField()))
+               for model in OBJECT_MODELS)
+    used += total(RunDocuments.objects.filter(run__owner=owner), Cast("documents", TextField()))
+    cycles = CycleRecord.objects.filter(run__owner=owner)
+    return used + total(cycles, "legacy_trace") + total(cycles, "packed")
+
+
+def check_storage_quota(*, owner, adding: int = 0) -> None:
+    limit = settings.PLAYGROUND_QUOTA_STORED_BYTES
+    used = stored_bytes(owner)
+    if used + adding > limit:
+        raise _over("stored bytes", used + adding, limit, "PLAYGROUND_QUOTA_STORED_BYTES",
+                    field="non_field_errors")
+
+
+def check_run_quota(*, owner, run: Run) -> None:
+    """Before a run starts or goes on: the owner's other running runs and stored bytes."""
+    limit = settings.PLAYGROUND_QUOTA_CONCURRENT_RUNS
+    used = Run.objects.filter(owner=owner, status=Run.RUNNING).exclude(pk=run.pk).count()
+    if used >= limit:
+        raise _over("concurrent runs", used, limit, "PLAYGROUND_QUOTA_CONCURRENT_RUNS",
+                    field="non_field_errors")
+    check_storage_quota(owner=owner)

@@ -1,0 +1,2 @@
+"""The site around the features: the home page, /healthz, the favicon and the sign-in
+lockout."""
