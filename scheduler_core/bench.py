@@ -32,6 +32,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
+from .errors import InputError
+from .features import DEFAULT_RELEASE, feature_gates, parse_release
+
 EXIT_BAD_INPUT = 2
 HOSTNAME = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
@@ -380,13 +383,15 @@ def _run(sched, churn) -> None:
 
 
 def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool,
-            path: str | None = None) -> dict:
+            path: str | None = None, release: str = DEFAULT_RELEASE, gates: str = "") -> dict:
     """Load the workload's file, build, run and write the output, as `simulate` does; run in
-    a fresh interpreter (path: the file, written beforehand; else written here, uncounted)."""
+    a fresh interpreter (path: the file, written beforehand; else written here, uncounted).
+    release, gates: the kube-scheduler release and --feature-gates the scheduler follows."""
     if path is None:
         with tempfile.TemporaryDirectory() as directory:
             return measure(name, nodes, pods, profile, observe,
-                           write_input(WORKLOADS[name](nodes, pods), profile, directory))
+                           write_input(WORKLOADS[name](nodes, pods), profile, directory),
+                           release, gates)
     wall = time.perf_counter()
     from .observe import OutcomeObserver, TraceObserver
     from .simulate import SimulationResult, load_scheduler
@@ -394,7 +399,8 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
     wl = WORKLOADS[name](nodes, pods)
     trace, outcomes = (TraceObserver(), None) if observe else (None, OutcomeObserver())
     marks = [_cpu()]
-    sched = load_scheduler([path], observer=trace or outcomes)
+    sched = load_scheduler([path], observer=trace or outcomes,
+                           features=feature_gates(release, gates))
     marks.append(_cpu())
     _run(sched, wl.churn)
     marks.append(_cpu())
@@ -531,6 +537,13 @@ def bench_command(args, out=None, err=None, isolate: bool = True, on_result=None
     if repeat < 1:
         print(f"error: --repeat takes a positive integer, got {repeat}", file=err)
         return EXIT_BAD_INPUT
+    try:
+        release = parse_release(getattr(args, "release", None))
+        gates = getattr(args, "feature_gates", "") or ""
+        feature_gates(release, gates)
+    except InputError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_BAD_INPUT
     profile = args.profile
     if profile == "default":
         missing = missing_default_plugins()
@@ -546,8 +559,8 @@ def bench_command(args, out=None, err=None, isolate: bool = True, on_result=None
             with tempfile.TemporaryDirectory() as directory:
                 path = write_input(WORKLOADS[name](nodes, args.pods), profile, directory)
                 for observe in traces:
-                    result = median_result([run(name, nodes, args.pods, profile, observe, path)
-                                            for _ in range(repeat)])
+                    result = median_result([run(name, nodes, args.pods, profile, observe, path,
+                                                release, gates) for _ in range(repeat)])
                     print(row(result), file=out, flush=True)
                     if on_result is not None:
                         on_result(result)

@@ -9,6 +9,7 @@ or workloads.
 from __future__ import annotations
 
 from .config import parse_configuration
+from .features import FeatureGates
 from .loader import Cluster
 from .plugins.registry import default_registry
 from .scheduler import Scheduler
@@ -21,17 +22,22 @@ CRONJOB_DEFAULT_UNTIL = 3600.0
 
 def build_scheduler(cluster: Cluster, config: dict | None = None, *, config_file: str = "",
                     seed: int = 0, observer=None, out_of_tree: dict | None = None,
-                    record: bool = False, until: float | None = None) -> Scheduler:
+                    record: bool = False, until: float | None = None,
+                    features: FeatureGates | None = None) -> Scheduler:
     """The scheduler over `cluster` with `config` (None: the cluster's own document).
 
+    features: the release and gates to follow (None: those the cluster was loaded under);
+    the default profile, plugin arguments and gates are fixed here, once.
     config_file names the configuration in error messages. record: keep the timeline recorder
     (steps, samples, plugin timings) even for a cluster without timelines. until: the
     virtual second the run stops at (None: when nothing can change, or an hour with a CronJob).
     """
+    features = features or cluster.features
     registry = default_registry(out_of_tree)
     cfg = parse_configuration(config if config is not None else cluster.config, registry,
-                              file=config_file)
-    scheduler = Scheduler(cluster, cfg, seed=seed, observer=observer, registry=registry)
+                              file=config_file, features=features)
+    scheduler = Scheduler(cluster, cfg, seed=seed, observer=observer, registry=registry,
+                          features=features)
     scheduler.until = until if until is not None else default_until(cluster)
     timer = PluginTimer(scheduler.frameworks.values()) if record else None
     scheduler.life = attach(scheduler, timer=timer, always=record)

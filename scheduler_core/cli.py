@@ -6,6 +6,7 @@ import json
 import sys
 
 from .errors import InputError
+from .features import DEFAULT_RELEASE, RELEASES, FeatureGates, feature_gates, parse_release
 from .framework.registry import RegistryError
 
 EXIT_BAD_INPUT = 2
@@ -26,6 +27,26 @@ def _simulate_parser(sub) -> None:
                         "more; 3600 when the input has a CronJob)")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE[:FACTORY]",
                    help="register an out-of-tree plugin (like app.WithPlugin)")
+    add_release_flags(p)
+
+
+def add_release_flags(p) -> None:
+    """--release and --feature-gates, for every command that runs the engine."""
+    p.add_argument("--release", default=None, metavar="1.3X",
+                   help=f"the kube-scheduler release to follow ({', '.join(RELEASES)}; "
+                        f"default {DEFAULT_RELEASE})")
+    p.add_argument("--feature-gates", default="", metavar="NAME=BOOL,...",
+                   help="feature gates on top of the release's defaults, as kube-scheduler "
+                        "takes them")
+
+
+def gates_of(args) -> FeatureGates:
+    """The run's release and gates from the flags; InputError (exit 2) when refused."""
+    return feature_gates(parse_release(args.release), args.feature_gates)
+
+
+def print_warning(line: str) -> None:
+    print(f"Warning: {line}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
                        help="measure without per-node detail, with the JSON trace, or both")
     bench.add_argument("--repeat", type=int, default=1,
                        help="run each measurement N times and print the medians")
+    add_release_flags(bench)
     sub.add_parser("plugins", help="list registered plugins and their extension points")
     _import_parser(sub)
     args = parser.parse_args(argv)
@@ -65,7 +87,7 @@ def simulate_command(args) -> int:
             raise InputError(f"--until must be a number of seconds >= 0, got {args.until:g}")
         result = simulate(args.files, config_file=args.config, seed=args.seed,
                           max_cycles=args.max_cycles, out_of_tree=out_of_tree,
-                          warn=lambda line: print(f"warning: {line}", file=sys.stderr),
+                          warn=print_warning, features=gates_of(args),
                           observe=args.output in ("json", "simulator"),
                           summary=args.output == "summary",
                           until=args.until)

@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass, field
 
 from .errors import ConfigError, duplicate, invalid, required
+from .features import DEFAULT_GATES, FeatureGates
 from .framework.interfaces import EXTENSION_POINTS
 from .framework.registry import Registry
 from .plugins import names
@@ -20,6 +21,8 @@ API_VERSION = "kubescheduler.config.k8s.io/v1"
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 POINTS = list(EXTENSION_POINTS)
 
+# getDefaultPlugins (apis/config/v1/default_plugins.go) before applyFeatureGates, as in v1.34:
+# the list every release starts from.
 DEFAULT_MULTI_POINT = [
     (names.SCHEDULING_GATES, None),
     (names.PRIORITY_SORT, None),
@@ -37,6 +40,7 @@ DEFAULT_MULTI_POINT = [
     (names.INTER_POD_AFFINITY, 2),
     # applyFeatureGates puts it before DefaultPreemption (DynamicResourceAllocation, GA in
     # v1.34): deallocating an idle claim beats evicting a pod that may be doing useful work.
+    # Weighted from v1.35 on, when it gained a Score (see default_multi_point).
     (names.DYNAMIC_RESOURCES, None),
     (names.DEFAULT_PREEMPTION, None),
     (names.NODE_RESOURCES_BALANCED_ALLOCATION, 1),
@@ -112,14 +116,33 @@ def _merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
     return PluginSet(enabled, list(custom.disabled) + list(default.disabled))
 
 
-def default_plugins() -> dict[str, PluginSet]:
+DYNAMIC_RESOURCES_SCORE_WEIGHT = 2   # applyDynamicResources, v1.35 on
+
+
+def default_multi_point(features: FeatureGates = DEFAULT_GATES) -> list[tuple[str, int | None]]:
+    """The release's default profile (getDefaultPlugins with its applyFeatureGates):
+    DynamicResources only with DynamicResourceAllocation on, weighted 2 once it scores
+    (v1.35); NodeDeclaredFeatures appended when its gate is on (on by default from v1.36)."""
+    plugins = list(DEFAULT_MULTI_POINT)
+    if not features.enabled("DynamicResourceAllocation"):   # settable off in v1.34 only
+        plugins = [(n, w) for n, w in plugins if n != names.DYNAMIC_RESOURCES]
+    if features.minor >= 35:
+        plugins = [(n, DYNAMIC_RESOURCES_SCORE_WEIGHT if n == names.DYNAMIC_RESOURCES else w)
+                   for n, w in plugins]
+    if features.enabled("NodeDeclaredFeatures"):
+        plugins.append((names.NODE_DECLARED_FEATURES, None))
+    return plugins
+
+
+def default_plugins(features: FeatureGates = DEFAULT_GATES) -> dict[str, PluginSet]:
     sets = {point: PluginSet() for point in POINTS}
-    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT])
+    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in default_multi_point(features)])
     return sets
 
 
-def _merge_plugins(raw_plugins: dict | None, path: str, errors: list[str]) -> dict[str, PluginSet]:
-    defaults = default_plugins()
+def _merge_plugins(raw_plugins: dict | None, path: str, errors: list[str],
+                   features: FeatureGates) -> dict[str, PluginSet]:
+    defaults = default_plugins(features)
     if raw_plugins is None:
         return defaults
     return {point: _merge_plugin_set(defaults[point],
@@ -171,12 +194,13 @@ def _needed_plugins(plugins: dict[str, PluginSet]) -> list[str]:
 
 
 def parse_configuration(raw: dict | None, registry: Registry | None = None,
-                        file: str = "") -> Configuration:
+                        file: str = "", features: FeatureGates = DEFAULT_GATES) -> Configuration:
     """A validated Configuration from a KubeSchedulerConfiguration document (None: defaults).
 
     Errors come in ValidateKubeSchedulerConfiguration's order (parallelism, each profile,
     the common queue sort, percentageOfNodesToScore, backoff, extenders); only a valid
     configuration goes on to NewFramework's checks, which report the first failure.
+    features: the release and gates whose default profile fills in what is not configured.
     """
     registry = registry or default_registry()
     raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
@@ -205,7 +229,7 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
         name = rp.get("schedulerName", DEFAULT_SCHEDULER_NAME)
         if not name:
             errors.append(required(f"{path}.schedulerName"))
-        plugins = _merge_plugins(rp.get("plugins"), f"{path}.plugins", errors)
+        plugins = _merge_plugins(rp.get("plugins"), f"{path}.plugins", errors, features)
         percentage = _percentage(rp.get("percentageOfNodesToScore"),
                                  f"{path}.percentageOfNodesToScore", errors)
         errors.extend(_removed_plugins(rp.get("plugins"), rp.get("pluginConfig"), path))

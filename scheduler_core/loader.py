@@ -7,20 +7,22 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import limit_ranger
 from .admission import admit_pods
 from .errors import InputError, json_kind
+from .features import DEFAULT_GATES, FeatureGates
 from .framework.handle import ClusterObjects
 from .framework.types import PodInfo
 from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
 from .plugins.dynamicresources import versions as dra_versions
+from .release_input import unhonoured_fields
 from .safe_read import read_documents
 from .simulator_export import is_simulator_export, simulator_export_objects
+from .warninglog import WarningLog
 from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand, workload_problems
 from .workloads.naming import generate_name
 from .workloads.persistentvolume import sync_claims
@@ -43,7 +45,8 @@ class Cluster:
     objects: ClusterObjects = field(default_factory=ClusterObjects)
     config: dict | None = None
     config_file: str = ""
-    warnings: list[str] = field(default_factory=list)
+    warnings: WarningLog = field(default_factory=WarningLog)
+    features: FeatureGates = DEFAULT_GATES    # the release and gates the run follows
     workloads: list[dict] = field(default_factory=list)
     # Timeline documents as (file, document): scheduler_core.timeline reads them.
     timelines: list[tuple[str, dict]] = field(default_factory=list)
@@ -123,8 +126,9 @@ def _label(obj: dict, kind: str, where: str) -> str:
 class _Builder:
     """Collects objects of every file, checking each as it comes."""
 
-    def __init__(self, checked: bool = False, seed: int = 0):
-        self.cluster = Cluster()
+    def __init__(self, checked: bool = False, seed: int = 0,
+                 features: FeatureGates = DEFAULT_GATES):
+        self.cluster = Cluster(features=features)
         self.seen: set[tuple[str, str]] = set()
         self.checked = checked
         # Where each object came from, by id: admission's errors name the file and document.
@@ -144,7 +148,7 @@ class _Builder:
             return
         handler = _HANDLERS.get(kind)
         if handler is None and kind not in EXTRA_KINDS and kind not in WORKLOAD_KINDS:
-            self.cluster.warnings.append(f"{path}: {where}: skipping unsupported kind {kind!r}")
+            self.cluster.warnings.warn(path, where, "", f"skipping unsupported kind {kind!r}")
             return
         _generate_name(obj, self.names)
         label = _label(obj, kind, where)
@@ -158,6 +162,8 @@ class _Builder:
             problems = workload_problems(obj)
         if problems:
             raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
+        for field_path, detail in unhonoured_fields(obj, self.cluster.features):
+            self.cluster.warnings.field(path, where, label, field_path, detail)
         # A `kubectl get -o yaml` export: the server's field bookkeeping means nothing here.
         (obj.get("metadata") or {}).pop("managedFields", None)
         if kind in WORKLOAD_KINDS:
@@ -300,13 +306,14 @@ _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup"
 
 
 def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
-                   checked: bool = False) -> Cluster:
+                   checked: bool = False, features: FeatureGates = DEFAULT_GATES) -> Cluster:
     """A Cluster from already-parsed documents: [(file name, [document, ...]), ...].
 
     Workloads become pods as their controllers would make them, named from `seed`.
     checked: every object was validated when it was stored (a playground run's documents),
-    so the per-object validation, most of the load at 5,000 nodes, is not done again."""
-    builder = _Builder(checked, seed)
+    so the per-object validation, most of the load at 5,000 nodes, is not done again.
+    features: the release and gates the run follows (input they do not honour is warned of)."""
+    builder = _Builder(checked, seed, features)
     for path, docs in sources:
         for i, doc in enumerate(docs):
             lines: list[str] = []
@@ -322,12 +329,8 @@ def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
 
 
 def load_files(paths: list[str], texts: dict[str, str] | None = None,
-               seed: int = 0) -> Cluster:
+               seed: int = 0, *, features: FeatureGates = DEFAULT_GATES) -> Cluster:
     """A Cluster from files (YAML with many documents, or JSON); texts overrides reading."""
     texts = texts or {}
-    return load_documents([(p, _read_documents(p, texts.get(p))) for p in paths], seed)
-
-
-def warn(cluster: Cluster, stream=sys.stderr) -> None:
-    for line in cluster.warnings:
-        print(f"warning: {line}", file=stream)
+    return load_documents([(p, _read_documents(p, texts.get(p))) for p in paths], seed,
+                          features=features)

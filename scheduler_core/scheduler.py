@@ -22,6 +22,7 @@ from .extenders.dispatch import (
     filter_with_extenders,
     prioritize_with_extenders,
 )
+from .features import FeatureGates
 from .framework.cycle_state import CycleState
 from .framework.diagnosis import Diagnosis, FitError
 from .framework.registry import Registry
@@ -124,6 +125,14 @@ class ProfileHandle:
         return self._s.rng
 
     @property
+    def features(self):
+        return self._s.features
+
+    @property
+    def warnings(self):
+        return self._s.warnings
+
+    @property
     def extenders(self):
         return self._s.extenders
 
@@ -173,8 +182,12 @@ class ProfileHandle:
 
 class Scheduler:
     def __init__(self, cluster: Cluster, config: Configuration, *, seed: int = 0,
-                 observer=None, registry: Registry | None = None, extenders=None):
+                 observer=None, registry: Registry | None = None, extenders=None,
+                 features: FeatureGates | None = None):
         self.cluster = cluster
+        # The release and gates the run follows, and where what it does not honour is said.
+        self.features = features or cluster.features
+        self.warnings = cluster.warnings
         self.registry = registry or default_registry()
         self.config = config
         self.rng = random.Random(seed)

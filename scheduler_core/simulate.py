@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .build import build_scheduler
 from .errors import InputError
+from .features import DEFAULT_GATES, FeatureGates
 from .loader import load_files
 from .observe import MultiObserver, OutcomeObserver, TraceObserver
 from .plugins.registry import default_registry
@@ -21,7 +22,9 @@ class SimulationResult:
     outcomes: OutcomeObserver | None = None
 
     def head(self) -> dict:
-        head = {"schemaVersion": SCHEMA_VERSION, "bindings": dict(self.scheduler.bindings)}
+        head = {"schemaVersion": SCHEMA_VERSION, "release": self.scheduler.features.release,
+                "warnings": self.scheduler.warnings.to_list(),
+                "bindings": dict(self.scheduler.bindings)}
         life = self.scheduler.life
         if life is not None and life.steps:
             head["timeline"] = life.to_json()
@@ -51,14 +54,20 @@ class SimulationResult:
 
 def load_scheduler(paths: list[str], *, config_file: str | None = None, seed: int = 0,
                    observer=None, out_of_tree: dict | None = None, warn=None,
-                   texts: dict[str, str] | None = None, until: float | None = None) -> Scheduler:
-    """The scheduler over the files (texts: their contents, instead of reading them)."""
-    cluster = load_files(list(paths) + ([config_file] if config_file else []), texts, seed)
+                   texts: dict[str, str] | None = None, until: float | None = None,
+                   features: FeatureGates = DEFAULT_GATES) -> Scheduler:
+    """The scheduler over the files (texts: their contents, instead of reading them).
+
+    warn(line) is called with every warning line of the run, as it is emitted (the loader's
+    first, then those of the configuration and the plugins); features: the release and gates."""
+    cluster = load_files(list(paths) + ([config_file] if config_file else []), texts, seed,
+                         features=features)
     if config_file and cluster.config_file != config_file:
         raise InputError("no KubeSchedulerConfiguration document", file=config_file)
-    for line in cluster.warnings:
-        if warn is not None:
-            warn(line)
+    for note in features.notes:
+        cluster.warnings.append(note)
+    if warn is not None:
+        cluster.warnings.subscribe(warn)
     return build_scheduler(cluster, config_file=cluster.config_file, seed=seed,
                            observer=observer, out_of_tree=out_of_tree, until=until)
 
@@ -66,14 +75,15 @@ def load_scheduler(paths: list[str], *, config_file: str | None = None, seed: in
 def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
              max_cycles: int | None = None, out_of_tree: dict | None = None,
              warn=None, observe: bool = True, summary: bool = False,
-             until: float | None = None) -> SimulationResult:
+             until: float | None = None,
+             features: FeatureGates = DEFAULT_GATES) -> SimulationResult:
     """observe: keep the contract's full trace; summary: keep only each cycle's outcome;
     until: stop at that virtual second (None: the default of build.default_until)."""
     trace = TraceObserver() if observe and not summary else None
     outcomes = OutcomeObserver() if summary else None
     scheduler = load_scheduler(paths, config_file=config_file, seed=seed,
                                observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn,
-                               until=until)
+                               until=until, features=features)
     if scheduler.life is not None and scheduler.life.steps:   # only a timeline is recorded
         scheduler.set_observer(MultiObserver(
             [o for o in (trace or outcomes, scheduler.life.recorder) if o is not None]))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from ..features import DEFAULT_GATES, FeatureGates
+from ..warninglog import WarningLog
 from .snapshot import Snapshot
 
 
@@ -35,8 +37,10 @@ class FakeHandle:
     """A handle over a fixed snapshot, for plugin tests and for what-if runs."""
 
     def __init__(self, snapshot: Snapshot | None = None, objects: ClusterObjects | None = None,
-                 now: float = 0.0, seed: int = 0):
+                 now: float = 0.0, seed: int = 0, features: FeatureGates = DEFAULT_GATES):
         self.snapshot = snapshot or Snapshot([])
+        self.features = features       # the release and feature gates plugins read
+        self.warnings = WarningLog()   # what plugins said the run does not honour
         self.objects = objects or ClusterObjects()
         self.rng = random.Random(seed)
         self.waiting_pods: dict = {}

@@ -16,6 +16,7 @@ IN_TREE = {
     names.NODE_NAME: "scheduler_core.plugins.nodename",
     names.TAINT_TOLERATION: "scheduler_core.plugins.tainttoleration",
     names.NODE_AFFINITY: "scheduler_core.plugins.nodeaffinity",
+    names.NODE_DECLARED_FEATURES: "scheduler_core.plugins.nodedeclaredfeatures",
     names.NODE_PORTS: "scheduler_core.plugins.nodeports",
     names.NODE_RESOURCES_FIT: "scheduler_core.plugins.noderesources.fit",
     names.VOLUME_RESTRICTIONS: "scheduler_core.plugins.volumerestrictions",

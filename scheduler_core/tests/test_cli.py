@@ -51,7 +51,7 @@ def test_json_output_is_byte_identical_for_a_fixed_seed(cluster):
 def test_json_output_has_the_contracts_keys(cluster):
     out = simulate(cluster, "--output", "json", "--seed", "3")
     result = json.loads(out.stdout)
-    assert list(result) == ["schemaVersion", "bindings", "cycles"]
+    assert list(result) == ["schemaVersion", "release", "warnings", "bindings", "cycles"]
     assert result["schemaVersion"] == 1
     assert set(result["bindings"]) == {f"default/web-{i}" for i in range(9)} | {"default/big"}
     assert result["bindings"]["default/big"] is None
@@ -118,9 +118,10 @@ def test_an_unknown_kind_is_skipped_with_one_warning(tmp_path):
                  {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}})
     out = simulate(path, "--output", "json")
     assert out.returncode == 0
-    assert out.stderr.decode().splitlines() == [
-        f"warning: {path}: document 3: skipping unsupported kind 'ConfigMap'"]
+    line = f"{path}: document 3: skipping unsupported kind 'ConfigMap'"
+    assert out.stderr.decode().splitlines() == [f"Warning: {line}"]
     assert json.loads(out.stdout)["bindings"] == {"default/p": "n1"}
+    assert json.loads(out.stdout)["warnings"] == [line]
 
 
 def test_the_configuration_can_come_inside_the_input(tmp_path):

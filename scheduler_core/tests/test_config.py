@@ -4,7 +4,9 @@ import pytest
 
 from scheduler_core.config import POINTS, PluginRef, PluginSet, Profile, parse_configuration
 from scheduler_core.errors import ConfigError
+from scheduler_core.features import feature_gates
 from scheduler_core.framework.runtime import FrameworkError, expand_plugins
+from scheduler_core.plugins.registry import default_registry
 from scheduler_core.testing.fakes import configuration, fake, profile, registry
 
 
@@ -230,14 +232,36 @@ def test_multipoint_double_registration():
         expand_plugins(plugins(multi=["TestPlugin", "TestPlugin"]), EXPANSION_REGISTRY)
 
 
-def test_default_profile_keeps_kube_scheduler_weights():
+V1_34_WEIGHTS = {"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
+                 "PodTopologySpread": 2, "InterPodAffinity": 2,
+                 "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
+
+
+@pytest.mark.parametrize("release,extra_weights,declared_features", [
+    pytest.param("1.34", {}, False, id="v1.34: DynamicResources has no weight"),
+    pytest.param("1.35", {"DynamicResources": 2}, False,
+                 id="v1.35: DynamicResources scores with weight 2, NodeDeclaredFeatures is off"),
+    pytest.param("1.36", {"DynamicResources": 2}, True,
+                 id="v1.36: NodeDeclaredFeatures (beta, on) joins the default profile"),
+    pytest.param("1.37", {"DynamicResources": 2}, True, id="v1.37: as v1.36"),
+])
+def test_default_profile_keeps_kube_scheduler_weights(release, extra_weights, declared_features):
+    """default_plugins.go getDefaultPlugins + applyFeatureGates at each release."""
     raw = configuration({"schedulerName": "default-scheduler", "plugins": {
         "multiPoint": {"disabled": [{"name": "DefaultPreemption"}]}}})
-    cfg = parse_configuration(raw, registry())
+    cfg = parse_configuration(raw, default_registry(entry_points_too=False),
+                              features=feature_gates(release))
     multi = {ref.name: ref.weight for ref in cfg.profiles[0].plugins["multiPoint"].enabled}
-    assert {name: w for name, w in multi.items() if w} == {
-        "TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
-        "PodTopologySpread": 2, "InterPodAffinity": 2, "NodeResourcesBalancedAllocation": 1,
-        "ImageLocality": 1}
+    assert {name: w for name, w in multi.items() if w} == V1_34_WEIGHTS | extra_weights
     assert "DefaultPreemption" not in multi
+    assert ("NodeDeclaredFeatures" in multi) == declared_features
+    if declared_features:
+        assert list(multi)[-1] == "NodeDeclaredFeatures"   # appended by applyFeatureGates
+
+
+def test_the_dynamic_resources_gate_off_leaves_the_plugin_out_of_the_default_profile():
+    cfg = parse_configuration(None, default_registry(entry_points_too=False),
+                              features=feature_gates("1.34", "DynamicResourceAllocation=false"))
+    names = [ref.name for ref in cfg.profiles[0].plugins["multiPoint"].enabled]
+    assert "DynamicResources" not in names and "DefaultBinder" in names
 

@@ -33,7 +33,7 @@ def test_summary_is_the_json_output_reduced(tmp_path):
     path = cluster_file(tmp_path)
     full = json.loads(simulate(path, "--output", "json", "--seed", "2"))
     summary = json.loads(simulate(path, "--output", "summary", "--seed", "2"))
-    assert list(summary) == ["schemaVersion", "bindings", "counts", "cycles"]
+    assert list(summary) == ["schemaVersion", "release", "warnings", "bindings", "counts", "cycles"]
     assert summary["schemaVersion"] == 1
     assert summary["bindings"] == full["bindings"]
     assert summary["cycles"] == [{k: c[k] for k in SUMMARY_CYCLE_KEYS} for c in full["cycles"]]

@@ -1,0 +1,91 @@
+"""Input fields the chosen release (or its feature gates) does not honour, to be warned of.
+
+The API server of a release without a field, or with its gate off, drops the field when the
+object is created (dropDisabledPodFields and friends), so the scheduler never sees it; the
+engine does the same and says so: the loader turns each (field, detail) found here into a line
+of the run's WarningLog naming the file, the object and the field.
+
+A check is `(kinds, gate, field, present(obj) -> bool)`: it fires when the object of one of
+those kinds has the field and the gate is off at the run's release (or the release predates
+the gate). Add a row for a new gated field.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .features import FeatureGates, spec_at
+
+
+@dataclass(frozen=True)
+class GatedField:
+    kinds: tuple[str, ...]
+    gate: str
+    field: str
+    present: Callable[[dict], bool]
+    what: str
+    modelled: bool = True     # False: warned of even with the gate on
+
+
+def _spec(obj: dict) -> dict:
+    spec = obj.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
+def _pod_spec(obj: dict) -> dict:
+    """The pod spec of a Pod, or of a workload's pod template."""
+    if obj.get("kind") == "Pod":
+        return _spec(obj)
+    template = _spec(obj).get("template")
+    if obj.get("kind") == "CronJob":
+        template = (_spec(obj).get("jobTemplate") or {}).get("spec", {}).get("template")
+    return _spec(template) if isinstance(template, dict) else {}
+
+
+def _has_pod_level_resources(obj: dict) -> bool:
+    res = _pod_spec(obj).get("resources")
+    return isinstance(res, dict) and bool(res.get("requests") or res.get("limits"))
+
+
+def _has_declared_features(obj: dict) -> bool:
+    status = obj.get("status")
+    return isinstance(status, dict) and bool(status.get("declaredFeatures"))
+
+
+def _has_workload_ref(obj: dict) -> bool:
+    return bool(_pod_spec(obj).get("workloadRef"))
+
+
+POD_KINDS = ("Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet",
+             "ReplicationController", "Job", "CronJob")
+
+CHECKS = (
+    GatedField(POD_KINDS, "PodLevelResources", "spec.resources", _has_pod_level_resources,
+               "pod-level resources"),
+    GatedField(("Node",), "NodeDeclaredFeatures", "status.declaredFeatures",
+               _has_declared_features, "node declared features"),
+    GatedField(POD_KINDS, "GenericWorkload", "spec.workloadRef", _has_workload_ref,
+               "Workload API pod references", modelled=False),
+)
+NOT_MODELLED = ("are not modelled by the engine (the Workload API's gang scheduling is not "
+                "implemented); the pod is scheduled on its own")
+
+
+def gate_off_detail(what: str, gate: str, gates: FeatureGates) -> str:
+    if spec_at(gate, gates.minor) is None:
+        return (f"{what} are not in kube-scheduler v{gates.release} (feature gate {gate} "
+                f"came later); ignored")
+    return (f"{what} are ignored: the {gate} feature gate is off in this run "
+            f"(v{gates.release}; --feature-gates {gate}=true turns it on)")
+
+
+def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:
+    """(field, why) for every field of `obj` the run's release and gates do not honour."""
+    kind = obj.get("kind")
+    for check in CHECKS:
+        if kind not in check.kinds or not check.present(obj):
+            continue
+        if not gates.enabled(check.gate):
+            yield check.field, gate_off_detail(check.what, check.gate, gates)
+        elif not check.modelled:
+            yield check.field, f"{check.what} {NOT_MODELLED}"
