@@ -40,7 +40,6 @@ DEFAULT_MULTI_POINT = [
     (names.INTER_POD_AFFINITY, 2),
     # applyFeatureGates puts it before DefaultPreemption (DynamicResourceAllocation, GA in
     # v1.34): deallocating an idle claim beats evicting a pod that may be doing useful work.
-    # Weighted from v1.35 on, when it gained a Score (see default_multi_point).
     (names.DYNAMIC_RESOURCES, None),
     (names.DEFAULT_PREEMPTION, None),
     (names.NODE_RESOURCES_BALANCED_ALLOCATION, 1),
@@ -116,19 +115,14 @@ def _merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
     return PluginSet(enabled, list(custom.disabled) + list(default.disabled))
 
 
-DYNAMIC_RESOURCES_SCORE_WEIGHT = 2   # applyDynamicResources, v1.35 on
-
-
 def default_multi_point(features: FeatureGates = DEFAULT_GATES) -> list[tuple[str, int | None]]:
     """The release's default profile (getDefaultPlugins with its applyFeatureGates):
-    DynamicResources only with DynamicResourceAllocation on, weighted 2 once it scores
-    (v1.35); NodeDeclaredFeatures appended when its gate is on (on by default from v1.36)."""
+    DynamicResources only with DynamicResourceAllocation on (its Score, v1.35 on, takes the
+    default weight 1); NodeDeclaredFeatures appended when its gate is on (on by default from
+    v1.36)."""
     plugins = list(DEFAULT_MULTI_POINT)
     if not features.enabled("DynamicResourceAllocation"):   # settable off in v1.34 only
         plugins = [(n, w) for n, w in plugins if n != names.DYNAMIC_RESOURCES]
-    if features.minor >= 35:
-        plugins = [(n, DYNAMIC_RESOURCES_SCORE_WEIGHT if n == names.DYNAMIC_RESOURCES else w)
-                   for n, w in plugins]
     if features.enabled("NodeDeclaredFeatures"):
         plugins.append((names.NODE_DECLARED_FEATURES, None))
     return plugins

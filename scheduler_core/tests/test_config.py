@@ -237,22 +237,21 @@ V1_34_WEIGHTS = {"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
                  "NodeResourcesBalancedAllocation": 1, "ImageLocality": 1}
 
 
-@pytest.mark.parametrize("release,extra_weights,declared_features", [
-    pytest.param("1.34", {}, False, id="v1.34: DynamicResources has no weight"),
-    pytest.param("1.35", {"DynamicResources": 2}, False,
-                 id="v1.35: DynamicResources scores with weight 2, NodeDeclaredFeatures is off"),
-    pytest.param("1.36", {"DynamicResources": 2}, True,
+@pytest.mark.parametrize("release,declared_features", [
+    pytest.param("1.34", False, id="v1.34: no NodeDeclaredFeatures"),
+    pytest.param("1.35", False, id="v1.35: NodeDeclaredFeatures is alpha and off"),
+    pytest.param("1.36", True,
                  id="v1.36: NodeDeclaredFeatures (beta, on) joins the default profile"),
-    pytest.param("1.37", {"DynamicResources": 2}, True, id="v1.37: as v1.36"),
+    pytest.param("1.37", True, id="v1.37: as v1.36"),
 ])
-def test_default_profile_keeps_kube_scheduler_weights(release, extra_weights, declared_features):
+def test_default_profile_keeps_kube_scheduler_weights(release, declared_features):
     """default_plugins.go getDefaultPlugins + applyFeatureGates at each release."""
     raw = configuration({"schedulerName": "default-scheduler", "plugins": {
         "multiPoint": {"disabled": [{"name": "DefaultPreemption"}]}}})
     cfg = parse_configuration(raw, default_registry(entry_points_too=False),
                               features=feature_gates(release))
     multi = {ref.name: ref.weight for ref in cfg.profiles[0].plugins["multiPoint"].enabled}
-    assert {name: w for name, w in multi.items() if w} == V1_34_WEIGHTS | extra_weights
+    assert {name: w for name, w in multi.items() if w} == V1_34_WEIGHTS
     assert "DefaultPreemption" not in multi
     assert ("NodeDeclaredFeatures" in multi) == declared_features
     if declared_features:
