@@ -160,6 +160,7 @@ def create(life, step) -> str:
         life.sync()
     else:
         life.informer.put_object(obj, created=True)
+        life.sync()   # the PV controller may bind a claim to a new volume, or the reverse
     return kind + "Add"
 
 
@@ -185,6 +186,7 @@ def update(life, step) -> str:
         life.sync()
     else:
         life.informer.put_object(obj, created=False)
+        life.sync()
     return kind + "Update"
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..workloads.manager import ControllerManager, workload_rng
-from ..workloads.pods import RUN_SECONDS_ANNOTATION
+from ..workloads.persistentvolume import sync_claims
+from ..workloads.pods import RUN_SECONDS_ANNOTATION, name_of, namespace_of
 from .actions import ACTIONS, StepSkipped
 from .document import parse_timelines
 from .eviction import TaintManager
@@ -49,8 +50,21 @@ class ClusterLife:
         self._syncing = True
         try:
             self.manager.sync(self.world, kinds)
+            self._bind_claims()
         finally:
             self._syncing = False
+
+    def _bind_claims(self) -> None:
+        """The PV controller on claims and volumes that came during the run (a StatefulSet's
+        claim, a timeline's Create): each binding reaches the scheduler as its updates."""
+        bound, waiting = sync_claims(self.s.cluster.objects)
+        for pvc, pv in bound:
+            self.informer.put_object(pv, created=False)
+            self.informer.put_object(pvc, created=False)
+        for pvc, why in waiting:
+            line = f"PersistentVolumeClaim {namespace_of(pvc)}/{name_of(pvc)}: {why}"
+            if line not in self.s.cluster.warnings:
+                self.s.cluster.warnings.append(line)
 
     def apply(self, step) -> None:
         try:

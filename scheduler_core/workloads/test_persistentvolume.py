@@ -6,6 +6,7 @@ import pytest
 
 from scheduler_core.framework.handle import ClusterObjects
 from scheduler_core.plugins.volumebinding import storage as st
+from scheduler_core.simulate import simulate
 from scheduler_core.workloads import persistentvolume as pvc_controller
 
 
@@ -147,3 +148,53 @@ def test_an_immediate_claim_of_a_provisioning_class_without_a_volume_is_reported
 ])
 def test_access_modes_index_keys_follow_get_access_modes_as_string(modes, key):
     assert pvc_controller.access_modes_key(modes) == key
+
+
+TIMELINE_CLUSTER = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: manual
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: app}
+spec:
+  containers: [{name: c, image: nginx}]
+  volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]
+---
+apiVersion: playground.k8s.local/v1
+kind: Timeline
+metadata: {name: add-volume}
+spec:
+  steps:
+  - at: 30
+    action: Create
+    object:
+      apiVersion: v1
+      kind: PersistentVolume
+      metadata: {name: late}
+      spec:
+        accessModes: [ReadWriteOnce]
+        capacity: {storage: 5Gi}
+        storageClassName: manual
+        hostPath: {path: /data}
+"""
+
+
+def test_a_volume_created_during_the_run_is_bound_and_the_waiting_pod_scheduled(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text(TIMELINE_CLUSTER)
+    result = simulate([str(path)], seed=1)
+    assert result.scheduler.bindings == {"default/app": "n1"}
+    assert result.scheduler.cluster.objects.pvcs["default/data"]["spec"]["volumeName"] == "late"
+    cycles = result.to_json()["cycles"]
+    assert cycles[0]["outcome"] == "Unschedulable" and cycles[-1]["time"] >= 30
