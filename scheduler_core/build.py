@@ -45,5 +45,11 @@ def build_scheduler(cluster: Cluster, config: dict | None = None, *, config_file
 
 
 def default_until(cluster: Cluster) -> float | None:
-    has_cronjob = any(w.get("kind") == "CronJob" for w in cluster.workloads)
-    return CRONJOB_DEFAULT_UNTIL if has_cronjob else None
+    """An hour when the input has a CronJob, or a timeline creates one (its schedule would
+    otherwise keep the run going for ever); no bound otherwise."""
+    kinds = [w.get("kind") for w in cluster.workloads]
+    for _, doc in cluster.timelines:
+        for step in ((doc.get("spec") or {}).get("steps") or []):
+            if isinstance(step, dict) and isinstance(step.get("object"), dict):
+                kinds.append(step["object"].get("kind"))
+    return CRONJOB_DEFAULT_UNTIL if "CronJob" in kinds else None

@@ -36,3 +36,9 @@ def test_plugins_lists_in_tree_and_out_of_tree_plugins():
     lines = {line.split()[0]: line for line in result.stdout.splitlines() if line.strip()}
     assert "filter" in lines["NodeResourcesFit"]
     assert "permit" in lines["Coscheduling"]
+
+
+def test_import_cluster_takes_the_engines_arguments(tmp_path):
+    result = _run("manage.py", "import_cluster", "--kubeconfig", str(tmp_path / "missing"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert "cannot use the kubeconfig" in result.stderr

@@ -134,3 +134,33 @@ def test_a_time_zone_moves_the_schedule_and_the_annotation():
     (job,) = jobs(sched)
     assert job["metadata"]["annotations"][cronjob.SCHEDULED_TIMESTAMP] == \
         "2096-10-03T09:00:00+02:00"
+
+
+def test_a_cronjob_a_timeline_creates_starts_then_and_the_run_still_ends():
+    text = NODE + """
+---
+apiVersion: playground.k8s.local/v1
+kind: Timeline
+metadata: {name: later}
+spec:
+  steps:
+  - at: 100
+    action: Create
+    object:
+      apiVersion: batch/v1
+      kind: CronJob
+      metadata: {name: tick}
+      spec:
+        schedule: "*/10 * * * *"
+        jobTemplate:
+          spec:
+            template:
+              spec:
+                restartPolicy: Never
+                containers: [{name: c, image: busybox}]
+"""
+    sched = load_scheduler(["c.yaml"], texts={"c.yaml": text}, seed=1)
+    sched.run()
+    assert sched.until == 3600.0
+    # Every ten minutes from 07:10:00 (virtual 200) to the hour's end.
+    assert job_names(sched) == [minute_name(200 + 600 * i) for i in range(6)]
