@@ -32,6 +32,7 @@ from ..helper import default_normalize_score, default_normalize_vector
 from . import binding, extended, queueing_hints
 from . import objects as obj
 from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
+from .describe import device_details
 from .gates import allocator_features, enabled, release_at_least
 from .scoring import ScoreError, compute_score
 
@@ -267,7 +268,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         taken = s.node_extended.get(node_name)
         if taken is not None:
             s.extended_allocation = taken
-            s.events.append({"claim": obj.claim_key(taken[0]), "allocation": taken[1]})
+            s.events.append(self._allocation_event(taken[0], taken[1]))
             assumed = copy.deepcopy(taken[0])
             assumed["status"] = {"allocation": taken[1]}
             self.in_flight[obj.claim_uid(assumed)] = assumed
@@ -293,7 +294,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 finalizers.append(obj.FINALIZER)
             assumed.setdefault("status", {})["allocation"] = allocation
             self.in_flight[obj.claim_uid(claim)] = assumed
-            s.events.append({"claim": obj.claim_key(claim), "allocation": allocation})
+            s.events.append(self._allocation_event(claim, allocation))
         return None
 
     def unreserve(self, state, pod, node_name) -> None:
@@ -394,6 +395,15 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 self.in_flight.pop(obj.claim_uid(claim), None)
 
     # --- the trace -------------------------------------------------------------------------
+    def _allocation_event(self, claim: dict, allocation: dict) -> dict:
+        """Reserve's event: the allocation, and the taints, counters and capacities of the
+        devices it took (describe.py)."""
+        event = {"claim": obj.claim_key(claim), "allocation": allocation}
+        details = device_details(self._objects.resource_slices, allocation)
+        if details:
+            event["devices"] = details
+        return event
+
     def describe(self, state) -> dict | None:
         """What the call just made allocated, reserved or gave back, for its trace entry.
 

@@ -1,0 +1,35 @@
+"""What the trace shows of the devices an allocation took, beside the AllocationResult itself
+(which stays as the API writes it): each device's taints, the counters it consumes (and the
+counter set's total) and its capacities, for the run view's claims panel."""
+from __future__ import annotations
+
+_SHOWN = ("taints", "consumesCounters", "capacity", "allowMultipleAllocations")
+
+
+def device_details(slices: list[dict], allocation: dict) -> dict[str, dict]:
+    """"driver/pool/device" -> the fields of _SHOWN it has, and `counterSets` with the totals
+    of the counter sets it consumes from; devices with none of them are left out."""
+    wanted = {(r["driver"], r["pool"], r["device"])
+              for r in (allocation.get("devices") or {}).get("results") or []}
+    out: dict[str, dict] = {}
+    for s in slices:
+        spec = s["spec"]
+        for device in spec.get("devices") or []:
+            key = (spec["driver"], spec["pool"]["name"], device["name"])
+            if key not in wanted:
+                continue
+            shown = {k: device[k] for k in _SHOWN if device.get(k)}
+            if device.get("consumesCounters"):
+                shown["counterSets"] = _counter_sets(slices, spec, device)
+            if shown:
+                out["/".join(key)] = shown
+    return out
+
+
+def _counter_sets(slices: list[dict], spec: dict, device: dict) -> dict[str, dict]:
+    names = {usage.get("counterSet") for usage in device["consumesCounters"]}
+    return {cs["name"]: cs.get("counters") or {}
+            for s in slices
+            if (s["spec"]["driver"], s["spec"]["pool"]["name"]) == (spec["driver"],
+                                                                    spec["pool"]["name"])
+            for cs in s["spec"].get("sharedCounters") or [] if cs.get("name") in names}
