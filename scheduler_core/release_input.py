@@ -21,15 +21,22 @@ from .features import FeatureGates, spec_at
 class GatedField:
     kinds: tuple[str, ...]
     gate: str
-    field: str
+    field: str                # under the pod spec for pod kinds (spec, or the template's)
     present: Callable[[dict], bool]
     what: str
     modelled: bool = True     # False: warned of even with the gate on
+    dropped: bool = False     # the API server drops the field when the gate is off
 
 
 def _spec(obj: dict) -> dict:
     spec = obj.get("spec")
     return spec if isinstance(spec, dict) else {}
+
+
+def _pod_spec_path(kind: str) -> str:
+    if kind == "Pod":
+        return "spec"
+    return "spec.jobTemplate.spec.template.spec" if kind == "CronJob" else "spec.template.spec"
 
 
 def _pod_spec(obj: dict) -> dict:
@@ -56,16 +63,22 @@ def _has_workload_ref(obj: dict) -> bool:
     return bool(_pod_spec(obj).get("workloadRef"))
 
 
+def _has_scheduling_group(obj: dict) -> bool:
+    return bool(_pod_spec(obj).get("schedulingGroup"))
+
+
 POD_KINDS = ("Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet",
              "ReplicationController", "Job", "CronJob")
 
 CHECKS = (
-    GatedField(POD_KINDS, "PodLevelResources", "spec.resources", _has_pod_level_resources,
-               "pod-level resources"),
+    GatedField(POD_KINDS, "PodLevelResources", "resources", _has_pod_level_resources,
+               "pod-level resources", dropped=True),
     GatedField(("Node",), "NodeDeclaredFeatures", "status.declaredFeatures",
                _has_declared_features, "node declared features"),
-    GatedField(POD_KINDS, "GenericWorkload", "spec.workloadRef", _has_workload_ref,
+    GatedField(POD_KINDS, "GenericWorkload", "workloadRef", _has_workload_ref,
                "Workload API pod references", modelled=False),
+    GatedField(POD_KINDS, "GenericWorkload", "schedulingGroup", _has_scheduling_group,
+               "Workload API scheduling groups", modelled=False),
 )
 NOT_MODELLED = ("are not modelled by the engine (the Workload API's gang scheduling is not "
                 "implemented); the pod is scheduled on its own")
@@ -80,12 +93,16 @@ def gate_off_detail(what: str, gate: str, gates: FeatureGates) -> str:
 
 
 def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:
-    """(field, why) for every field of `obj` the run's release and gates do not honour."""
+    """(field, why) for every field of `obj` the run's release and gates do not honour; a
+    field the API server would drop (dropDisabledPodFields) is removed from `obj`."""
     kind = obj.get("kind")
     for check in CHECKS:
         if kind not in check.kinds or not check.present(obj):
             continue
+        path = f"{_pod_spec_path(kind)}.{check.field}" if kind in POD_KINDS else check.field
         if not gates.enabled(check.gate):
-            yield check.field, gate_off_detail(check.what, check.gate, gates)
+            if check.dropped:
+                _pod_spec(obj).pop(check.field, None)
+            yield path, gate_off_detail(check.what, check.gate, gates)
         elif not check.modelled:
-            yield check.field, f"{check.what} {NOT_MODELLED}"
+            yield path, f"{check.what} {NOT_MODELLED}"

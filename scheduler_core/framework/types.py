@@ -105,8 +105,16 @@ def _max(into: dict, other: dict) -> None:
             into[name] = value
 
 
-def pod_requests(spec: dict, non_missing: dict | None = None) -> dict[str, int]:
-    """resourcehelper.PodRequests: max(sum of containers, each init container) plus overhead.
+HUGEPAGES_PREFIX = "hugepages-"
+
+
+def is_supported_pod_level_resource(name: str) -> bool:
+    """resourcehelper.IsSupportedPodLevelResource: cpu, memory and hugepages."""
+    return name in (CPU, MEMORY) or name.startswith(HUGEPAGES_PREFIX)
+
+
+def aggregate_container_requests(spec: dict, non_missing: dict | None = None) -> dict[str, int]:
+    """resourcehelper.AggregateContainerRequests: max(sum of containers, each init container).
 
     Restartable (sidecar) init containers run beside the app containers, so they are added to
     the sum and to every later init container's requests.
@@ -126,6 +134,39 @@ def pod_requests(spec: dict, non_missing: dict | None = None) -> dict[str, int]:
             _add(creqs, sidecars)
         _max(init_max, creqs)
     _max(reqs, init_max)
+    return reqs
+
+
+def pod_level_requests(spec: dict) -> dict[str, int]:
+    """spec.resources.requests as the API server leaves them (defaultPodRequests): with
+    pod-level limits, an unset request takes the containers' aggregate request for that
+    resource, else the pod-level limit. Only the supported resources count.
+
+    The loader drops spec.resources when the PodLevelResources gate is off, as the API server's
+    dropDisabledPodFields does, so a spec that has them is honoured."""
+    resources = spec.get("resources") or {}
+    requests = {n: resource_value(n, v) for n, v in (resources.get("requests") or {}).items()
+                if is_supported_pod_level_resource(n)}
+    limits = resources.get("limits") or {}
+    if limits:
+        for name, value in aggregate_container_requests(spec).items():
+            if is_supported_pod_level_resource(name):
+                requests.setdefault(name, value)
+        for name, value in limits.items():
+            if is_supported_pod_level_resource(name):
+                requests.setdefault(name, resource_value(name, value))
+    return requests
+
+
+def pod_requests(spec: dict, non_missing: dict | None = None) -> dict[str, int]:
+    """resourcehelper.PodRequests: the containers' aggregate, replaced by the pod-level
+    request of every resource set at pod level (PodLevelResources), plus the overhead.
+
+    non_missing: NonMissingContainerRequests, the value a container that requests nothing of
+    a resource counts as (the scoring's non-zero defaults); pod-level requests win over it.
+    """
+    reqs = aggregate_container_requests(spec, non_missing)
+    reqs.update(pod_level_requests(spec))
     for name, value in (spec.get("overhead") or {}).items():
         reqs[name] = reqs.get(name, 0) + resource_value(name, value)
     return reqs
