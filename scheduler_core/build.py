@@ -49,7 +49,10 @@ def default_until(cluster: Cluster) -> float | None:
     otherwise keep the run going for ever); no bound otherwise."""
     kinds = [w.get("kind") for w in cluster.workloads]
     for _, doc in cluster.timelines:
-        for step in ((doc.get("spec") or {}).get("steps") or []):
+        spec = doc.get("spec")
+        steps = spec.get("steps") if isinstance(spec, dict) else None
+        # Not checked yet (timeline.attach refuses a malformed one): read only what is sound.
+        for step in steps if isinstance(steps, list) else []:
             if isinstance(step, dict) and isinstance(step.get("object"), dict):
                 kinds.append(step["object"].get("kind"))
     return CRONJOB_DEFAULT_UNTIL if "CronJob" in kinds else None
