@@ -1,4 +1,5 @@
-"""python -m scheduler_core simulate|bench|plugins: the engine's command-line face."""
+"""python -m scheduler_core simulate|bench|plugins|plan|optimize: the engine's command-line
+face (the what-if commands' own in scheduler_core.whatif.commands)."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +9,7 @@ import sys
 from .errors import InputError
 from .features import DEFAULT_RELEASE, RELEASES, FeatureGates, feature_gates, parse_release
 from .framework.registry import RegistryError
+from .whatif import commands as whatif
 
 EXIT_BAD_INPUT = 2
 
@@ -66,11 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     add_release_flags(bench)
     sub.add_parser("plugins", help="list registered plugins and their extension points")
     _import_parser(sub)
+    whatif.add_parsers(sub)
     args = parser.parse_args(argv)
     if args.command == "simulate":
         return simulate_command(args)
     if args.command == "import-cluster":
         return import_command(args)
+    if args.command == "plan":
+        return _bad_input_exits(whatif.plan_command, args)
     if args.command == "bench":
         from .bench import bench_command
         return bench_command(args)
@@ -150,6 +155,14 @@ def import_command(args) -> int:
     else:
         sys.stdout.write(json.dumps(listing, indent=2) + "\n")
     return 0
+
+
+def _bad_input_exits(command, args) -> int:
+    try:
+        return command(args, dict(_parse_plugin_flag(p) for p in args.plugin))
+    except (InputError, RegistryError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def _parse_plugin_flag(text: str) -> tuple[str, str]:

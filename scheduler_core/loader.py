@@ -328,9 +328,13 @@ def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
     return builder.finish(seed)
 
 
+def read_sources(paths: list[str], texts: dict[str, str] | None = None) -> list[tuple[str, list]]:
+    """Each file's documents, parsed but not checked: load_documents' `sources`."""
+    texts = texts or {}
+    return [(p, _read_documents(p, texts.get(p))) for p in paths]
+
+
 def load_files(paths: list[str], texts: dict[str, str] | None = None,
                seed: int = 0, *, features: FeatureGates = DEFAULT_GATES) -> Cluster:
     """A Cluster from files (YAML with many documents, or JSON); texts overrides reading."""
-    texts = texts or {}
-    return load_documents([(p, _read_documents(p, texts.get(p))) for p in paths], seed,
-                          features=features)
+    return load_documents(read_sources(paths, texts), seed, features=features)

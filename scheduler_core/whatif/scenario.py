@@ -1,0 +1,50 @@
+"""A Scenario: the input read and checked once, from which the engine is built many times.
+
+The what-if commands run the scheduler over the same cluster again and again (with more
+nodes, with copies of a pod). Reading and validating 2,500 objects each time would cost more
+than scheduling them, so the documents are checked once and kept frozen (pickled); each run
+thaws a fresh copy, since loading and scheduling write into the objects.
+"""
+from __future__ import annotations
+
+import pickle
+
+from ..build import build_scheduler
+from ..errors import InputError
+from ..loader import Cluster, load_documents, read_sources
+from ..scheduler import Scheduler
+
+ADDED_NODES_SOURCE = "(added nodes)"
+
+
+class Scenario:
+    def __init__(self, paths: list[str], *, config_file: str | None = None, seed: int = 0,
+                 out_of_tree: dict | None = None, warn=None,
+                 texts: dict[str, str] | None = None):
+        """Reads and checks everything now: bad input raises InputError here, not in a run."""
+        sources = read_sources(list(paths) + ([config_file] if config_file else []), texts)
+        self._frozen = pickle.dumps(sources, protocol=pickle.HIGHEST_PROTOCOL)
+        self.seed, self.out_of_tree = seed, out_of_tree
+        cluster = load_documents(sources, seed)
+        if config_file and cluster.config_file != config_file:
+            raise InputError("no KubeSchedulerConfiguration document", file=config_file)
+        self.config_file = cluster.config_file
+        self.warnings = list(cluster.warnings)
+        for line in self.warnings:
+            if warn is not None:
+                warn(line)
+        self.node_names = {n["metadata"]["name"] for n in cluster.nodes}
+        # Built once so that a bad configuration is reported before any search starts.
+        self.frameworks = build_scheduler(cluster, config_file=self.config_file, seed=seed,
+                                          out_of_tree=out_of_tree).frameworks
+
+    def cluster(self, extra_nodes: list[dict] = ()) -> Cluster:
+        sources = pickle.loads(self._frozen)
+        if extra_nodes:
+            sources.append((ADDED_NODES_SOURCE, list(extra_nodes)))
+        return load_documents(sources, self.seed, checked=True)
+
+    def scheduler(self, extra_nodes: list[dict] = (), observer=None) -> Scheduler:
+        """A fresh scheduler over the cluster plus `extra_nodes`, nothing scheduled yet."""
+        return build_scheduler(self.cluster(extra_nodes), config_file=self.config_file,
+                               seed=self.seed, observer=observer, out_of_tree=self.out_of_tree)
