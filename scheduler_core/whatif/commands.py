@@ -79,7 +79,10 @@ def format_plan(out: dict, template_name: str) -> str:
                                         for r in out["search"]))
     if out["stillPending"]:
         lines.append(f"still pending with any number of copies ({len(out['stillPending'])}):")
-        lines += [f"  {p['pod']}: {p['message']}" for p in out["stillPending"]]
+        for p in out["stillPending"]:
+            lines.append(f"  {p['pod']}: {p['message']}")
+            if p["onTemplate"]:
+                lines.append(f"    on a copy of {template_name}: {p['onTemplate']}")
     shapes = out["capacity"].get("shapes", []) if out["capacity"] else []
     if shapes:
         lines.append("more copies that fit after adding them:")

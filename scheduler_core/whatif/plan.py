@@ -44,6 +44,9 @@ class Trial:
     reasons: dict[str, str]
     # Requests of the pending pods one more empty copy would take, by pod.
     placeable: dict[str, object]
+    # Why one more empty copy would not take each other pending pod: its first Filter plugin
+    # to refuse, and that plugin's reasons.
+    refused: dict[str, str] = field(default_factory=dict)
 
     @property
     def bound(self) -> set[str]:
@@ -71,8 +74,8 @@ class PlanResult:
             "schemaVersion": 1,
             "nodesToAdd": a.nodes,
             "bindings": a.bindings,
-            "stillPending": [{"pod": pod, "message": a.reasons.get(pod, "pending")}
-                             for pod in a.pending],
+            "stillPending": [{"pod": pod, "message": a.reasons.get(pod, "pending"),
+                              "onTemplate": a.refused.get(pod, "")} for pod in a.pending],
             "maxNodesReached": self.max_nodes_reached,
             "search": [t.row() for t in sorted(self.trials, key=lambda t: t.nodes)],
             "capacity": self.capacity,
@@ -89,9 +92,16 @@ def run_trial(scenario: Scenario, template: dict, count: int) -> Trial:
     scheduler.snapshot = scheduler.cache.new_snapshot()
     by_key = {p.key: p for p in scheduler.pods}
     pending = [key for key, node in scheduler.bindings.items() if not node and key in by_key]
-    placeable = {key: by_key[key].requests for key in pending
-                 if filter_status(scheduler, by_key[key], extra["metadata"]["name"]).is_success()}
-    return Trial(count, dict(scheduler.bindings), scheduler.pending_reasons(), placeable)
+    placeable, refused = {}, {}
+    for key in pending:
+        status = filter_status(scheduler, by_key[key], extra["metadata"]["name"])
+        if status.is_success():
+            placeable[key] = by_key[key].requests
+        else:
+            refused[key] = f"{status.plugin}: {status.message()}" if status.plugin \
+                else status.message()
+    return Trial(count, dict(scheduler.bindings), scheduler.pending_reasons(), placeable,
+                 refused)
 
 
 def first_guess(template: dict, trial: Trial) -> int:
