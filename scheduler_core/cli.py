@@ -74,8 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         return simulate_command(args)
     if args.command == "import-cluster":
         return import_command(args)
-    if args.command == "plan":
-        return _bad_input_exits(whatif.plan_command, args)
+    if args.command in ("plan", "optimize"):
+        command = whatif.plan_command if args.command == "plan" else whatif.optimize_command
+        return _bad_input_exits(command, args)
     if args.command == "bench":
         from .bench import bench_command
         return bench_command(args)

@@ -10,6 +10,16 @@ import sys
 
 from ..errors import InputError
 from .capacity import DEFAULT_MAX_COPIES
+from .optimize import (
+    DEFAULT_MAX_NODES as SOLVER_NODES,
+)
+from .optimize import (
+    DEFAULT_MAX_PODS,
+    DEFAULT_TIME_LIMIT,
+    DEFAULT_WORKERS,
+    Limits,
+    optimize,
+)
 from .plan import DEFAULT_MAX_NODES, plan
 from .scenario import Scenario
 from .template import read_template
@@ -32,6 +42,18 @@ def add_parsers(sub) -> None:
     p.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
     p.add_argument("--max-copies", type=int, default=DEFAULT_MAX_COPIES,
                    help="stop counting more copies of a pod at this many (0: do not count)")
+    add_optimize_parser(sub)
+
+
+def add_optimize_parser(sub) -> None:
+    p = sub.add_parser("optimize", help="the global placement beside the scheduler's")
+    _input_flags(p)
+    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help="stop the solver after S seconds with its best placement (FEASIBLE)")
+    p.add_argument("--max-solver-nodes", type=int, default=SOLVER_NODES)
+    p.add_argument("--max-solver-pods", type=int, default=DEFAULT_MAX_PODS)
+    p.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
+                   help="the solver's search workers")
 
 
 def scenario_of(args, out_of_tree: dict) -> Scenario:
@@ -90,4 +112,45 @@ def format_plan(out: dict, template_name: str) -> str:
             more = f"{row['moreFit']}+" if row["limited"] else str(row["moreFit"])
             why = f"; then: {row['stoppedBy']}" if row["stoppedBy"] else ""
             lines.append(f"  {row['pod']} ({row['shapeOf']} pending like it): {more}{why}")
+    return "\n".join(lines) + "\n"
+
+
+def optimize_command(args, out_of_tree: dict) -> int:
+    if not args.time_limit > 0:
+        raise InputError(f"--time-limit must be more than 0, got {args.time_limit:g}")
+    if args.workers < 1:
+        raise InputError(f"--workers must be 1 or more, got {args.workers}")
+    scenario = scenario_of(args, out_of_tree)
+    out = optimize(scenario, time_limit=args.time_limit, workers=args.workers,
+                   limits=Limits(args.max_solver_nodes, args.max_solver_pods),
+                   progress=lambda e: print(f"optimize: {_solver_line(e)}", file=sys.stderr,
+                                            flush=True))
+    if args.output == "json":
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        sys.stdout.write(format_optimize(out))
+    return 0
+
+
+def _solver_line(event: dict) -> str:
+    if event["phase"] == "model":
+        return f"modelling {event['pods']} pending pod(s) on {event['nodes']} node(s)"
+    return f"{event['status']} after {event['seconds']}s"
+
+
+def format_optimize(out: dict) -> str:
+    sched, best = out["scheduler"], out["optimal"]
+    lines = [f"scheduler: {sched['bound']} bound; global placement ({best['status']}): "
+             f"{best['bound']} bound"]
+    width = max([len("POD")] + [len(k) for k in best["bindings"]])
+    lines.append(f"{'POD':<{width}}  SCHEDULER  GLOBAL")
+    for pod, node in best["bindings"].items():
+        lines.append(f"{pod:<{width}}  {sched['bindings'].get(pod) or '-':<9}  {node or '-'}")
+    for g in out["gained"]:
+        b = g["blockedBy"]
+        if b is not None:
+            lines.append(f"{g['pod']} fits {g['optimalNode']}, which cycle {b['cycle']} gave to "
+                         f"{b['pod']} (globally on {b['optimalNode'] or 'no node'})")
+    if out["unmodelled"]:
+        lines.append("not modelled by the solver: " + ", ".join(out["unmodelled"]))
     return "\n".join(lines) + "\n"

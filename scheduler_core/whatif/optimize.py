@@ -1,0 +1,132 @@
+"""optimize: the global placement of the pending pods beside the scheduler's, one at a time.
+
+kube-scheduler is greedy: each pod takes the best node for itself at its turn, so an early pod
+can take the only node a later, larger pod fits. The global placement is solved in one step
+(scheduler_core.whatif.cpsat) under the constraints the enabled Filter plugins express; the
+plugins it does not model are named in `unmodelled`, their verdict on the cluster as it is
+before any pending pod is placed still honoured (scheduler_core.whatif.static).
+
+For each pod the scheduler left pending that the global placement binds, `gained` names the
+early decision that blocked it: the first pod the scheduler bound to that node which the
+global placement puts elsewhere (or leaves out).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import InputError
+from ..observe import OutcomeObserver
+from ..plugins.names import (
+    INTER_POD_AFFINITY,
+    NODE_AFFINITY,
+    NODE_NAME,
+    NODE_PORTS,
+    NODE_RESOURCES_FIT,
+    NODE_UNSCHEDULABLE,
+    POD_TOPOLOGY_SPREAD,
+    TAINT_TOLERATION,
+    VOLUME_ZONE,
+)
+from .cpsat import PlacementModel
+from .scenario import Scenario
+from .static import filter_plugins, view_of
+
+DEFAULT_TIME_LIMIT = 30.0
+DEFAULT_MAX_NODES = 50
+DEFAULT_MAX_PODS = 300
+DEFAULT_WORKERS = 2
+# Filter plugins whose constraint holds in the global placement: judged on the node alone
+# (static.py), or modelled across the pending pods (cpsat.py).
+MODELLED = frozenset({NODE_UNSCHEDULABLE, NODE_NAME, TAINT_TOLERATION, NODE_AFFINITY,
+                      VOLUME_ZONE, NODE_PORTS, NODE_RESOURCES_FIT, INTER_POD_AFFINITY,
+                      POD_TOPOLOGY_SPREAD})
+
+
+@dataclass
+class Limits:
+    nodes: int = DEFAULT_MAX_NODES
+    pods: int = DEFAULT_MAX_PODS
+
+    def check(self, nodes: int, pods: int) -> None:
+        if nodes > self.nodes:
+            raise InputError(f"the cluster has {nodes} nodes, more than the solver's limit of "
+                             f"{self.nodes} (--max-solver-nodes)")
+        if pods > self.pods:
+            raise InputError(f"the cluster has {pods} pending pods, more than the solver's limit "
+                             f"of {self.pods} (--max-solver-pods)")
+
+
+def scheduler_placement(scenario: Scenario) -> tuple[dict, list[dict]]:
+    """The scheduler's bindings and the cycles that bound pods, in order."""
+    outcomes = OutcomeObserver()
+    scheduler = scenario.scheduler(observer=outcomes)
+    scheduler.run()
+    bound = [c for c in outcomes.to_list() if c["outcome"] == "Bound"]
+    return dict(scheduler.bindings), bound
+
+
+def _admitted(scheduler, pod) -> bool:
+    """The pod has a profile and its PreEnqueue plugins (scheduling gates) let it queue."""
+    fwk = scheduler.frameworks.get(pod.scheduler_name)
+    if fwk is None:
+        return False
+    status = fwk.run_pre_enqueue_plugins(pod)
+    return status is None or status.is_success()
+
+
+def blocked_by(bindings: dict, optimal: dict, bound_cycles: list[dict]) -> list[dict]:
+    """Each pod the scheduler left pending and the optimum binds, with the early decision
+    that took its node."""
+    out = []
+    for pod, node in optimal.items():
+        if not node or bindings.get(pod):
+            continue
+        blocker = next((c for c in bound_cycles
+                        if c["node"] == node and optimal.get(c["pod"]) != node), None)
+        out.append({"pod": pod, "optimalNode": node, "blockedBy": None if blocker is None else {
+            "pod": blocker["pod"], "cycle": blocker["index"], "schedulerNode": node,
+            "optimalNode": optimal.get(blocker["pod"])}})
+    return out
+
+
+def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
+             limits: Limits | None = None, workers: int = DEFAULT_WORKERS,
+             progress: Callable[[dict], None] | None = None) -> dict:
+    """The contract's object: the scheduler's placement, the optimal one, what is unmodelled."""
+    base = scenario.scheduler()
+    pending = [p for p in base.pods if p.key in base.bindings]
+    (limits or Limits()).check(len(base.cache.node_infos), len(pending))
+    warnings = list(scenario.warnings)
+    if base.life is not None and base.life.steps:
+        warnings.append("optimize: the timeline's steps are not part of the global placement; "
+                        "it places the pods pending at the start")
+    bindings, bound_cycles = scheduler_placement(scenario)
+    placeable = [p for p in pending if _admitted(base, p)]
+    started = time.perf_counter()
+    views = [view_of(base, p) for p in placeable]
+    if progress is not None:
+        progress({"phase": "model", "pods": len(views), "nodes": len(base.cache.node_infos)})
+    model = PlacementModel(base, views).build()
+    model.hint(bindings)
+    status, placed = model.solve(time_limit, workers, scenario.seed)
+    if progress is not None:
+        progress({"phase": "solved", "status": status,
+                  "seconds": round(time.perf_counter() - started, 3)})
+    if not placed and status not in ("OPTIMAL", "FEASIBLE"):
+        raise InputError(f"the solver stopped with {status} before finding any placement; "
+                         "raise --time-limit")
+    optimal = {p.key: placed.get(p.key) for p in pending}
+    scheduler_bindings = {p.key: bindings.get(p.key) for p in pending}
+    used = filter_plugins(base, placeable)
+    return {
+        "schemaVersion": 1,
+        "scheduler": {"bound": sum(1 for n in scheduler_bindings.values() if n),
+                      "bindings": scheduler_bindings},
+        "optimal": {"bound": len(placed), "bindings": optimal, "status": status},
+        "unmodelled": [name for name in used if name not in MODELLED],
+        "gained": blocked_by(scheduler_bindings, optimal, bound_cycles),
+        "solverSeconds": round(time.perf_counter() - started, 3),
+        "warnings": warnings,
+    }
