@@ -36,6 +36,7 @@ LESSON_FIXTURES = {
     "taints-affinity", "spread-antiaffinity", "preemption-lesson", "storage-lesson",
     "gang-lesson", "gang-lesson-fits", "gpu-lesson", "extender-lesson", "gpu-cluster",
     "scale-500", "storage-revert-lesson", "gpu-dra-lesson", "postbind-lesson", "capacity-lesson",
+    "locally-optimal",
 }
 # The timeline lessons' outcomes are checked in scheduler_core/timeline/test_lessons.py.
 TIMELINE_FIXTURES = {"node-failure-lesson", "scaleup-spread-lesson"}
@@ -1166,3 +1167,34 @@ def test_gpu_dra_lesson_try_a_broken_class_selector():
         "gpu.example.com/gpu-node-3/gpu-0: CEL runtime error: no such key: nosuch")
     assert run.first("train-1")["outcome"] == "Error"
     assert {p for p, n in run.bindings.items() if n} == {f"default/web-{i}" for i in (1, 2, 3)}
+
+
+# --- locally-optimal -----------------------------------------------------------------------------
+def test_locally_optimal_leaves_batch_pending_behind_the_first_web_pod():
+    run = lesson("locally-optimal")
+    assert run.bindings == {"default/web-1": "large", "default/web-2": "small-2",
+                            "default/batch": None}
+    assert run.first("web-1")["totalScore"] == {"small-1": 399, "small-2": 399, "large": 449}
+    assert run.first("web-2")["totalScore"] == {"small-1": 399, "small-2": 399, "large": 399}
+    assert run.first("batch")["message"] == (
+        f"0/3 nodes are available: 3 Insufficient cpu. {NO_CLAIMS}, preemption: 0/3 nodes are "
+        f"available: 1 {NO_VICTIMS[:-1]}, 2 {NOT_HELPFUL}")
+
+
+def test_locally_optimal_header_commands_show_the_global_placement_binding_all(capsys):
+    simulate_command, optimize_command = header_commands(fixture_text("locally-optimal"),
+                                                         "scheduler_core")
+    assert simulate_command == ["simulate", "fixtures/locally-optimal.yaml", "--output", "json"]
+    assert optimize_command == ["optimize", "fixtures/locally-optimal.yaml"]
+    out = run_cli(capsys, ["optimize", str(FIXTURES / "locally-optimal.yaml")])
+    assert out["scheduler"]["bound"] == 2
+    best = out["optimal"]
+    assert (best["bound"], best["status"]) == (3, "OPTIMAL")
+    assert best["bindings"]["default/batch"] == "large"
+    # The web pods score alike on either small node: which takes which is the solver's tie.
+    assert {best["bindings"]["default/web-1"], best["bindings"]["default/web-2"]} == \
+        {"small-1", "small-2"}
+    (gained,) = out["gained"]
+    assert gained["pod"] == "default/batch" and gained["optimalNode"] == "large"
+    assert gained["blockedBy"]["pod"] == "default/web-1"
+    assert gained["blockedBy"]["cycle"] == 0
