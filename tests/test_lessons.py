@@ -1198,3 +1198,24 @@ def test_locally_optimal_header_commands_show_the_global_placement_binding_all(c
     assert gained["pod"] == "default/batch" and gained["optimalNode"] == "large"
     assert gained["blockedBy"]["pod"] == "default/web-1"
     assert gained["blockedBy"]["cycle"] == 0
+
+
+BATCH_CPU = '      requests: {cpu: "4", memory: 2Gi}'
+
+
+def test_locally_optimal_try_a_higher_priority_batch_goes_first():
+    priority = ("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\n"
+                "value: 1000\n---\n")
+    text = priority + fixture_text("locally-optimal").replace(
+        "  name: batch\n  labels: {app: batch}\nspec:\n",
+        "  name: batch\n  labels: {app: batch}\nspec:\n  priorityClassName: high\n")
+    run = lesson("locally-optimal", text=text)
+    assert [c["pod"] for c in run.cycles] == ["default/batch", "default/web-1", "default/web-2"]
+    assert run.bindings["default/batch"] == "large"
+    assert {run.bindings["default/web-1"], run.bindings["default/web-2"]} == {"small-1",
+                                                                             "small-2"}
+
+
+def test_locally_optimal_try_a_smaller_batch_binds_everything(capsys):
+    run = lesson("locally-optimal", edits=[(BATCH_CPU, BATCH_CPU.replace('"4"', '"2"'))])
+    assert all(run.bindings.values())

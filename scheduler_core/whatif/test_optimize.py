@@ -1,0 +1,179 @@
+"""optimize: the global placement is checked by the engine's own Filter plugins."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scheduler_core.errors import InputError
+from scheduler_core.testing import make_node, make_pod
+from scheduler_core.whatif.optimize import Limits, optimize
+from scheduler_core.whatif.probe import filter_status
+from scheduler_core.whatif.scenario import Scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST, ZONE = "kubernetes.io/hostname", "topology.kubernetes.io/zone"
+
+
+def scenario(*docs) -> Scenario:
+    return Scenario(["cluster.yaml"], texts={"cluster.yaml": yaml.safe_dump_all(docs)})
+
+
+def violations(sc: Scenario, placement: dict[str, str | None]) -> list[str]:
+    """Every placed pod, with all the others placed, run through the engine's PreFilter and
+    every enabled Filter plugin on its node; what any plugin refuses."""
+    scheduler = sc.scheduler()
+    placed = [p for p in scheduler.pods if placement.get(p.key)]
+    for pod in placed:
+        scheduler.cache.assume(pod, placement[pod.key])
+    out = []
+    for pod in placed:
+        node = pod.node_name
+        scheduler.cache.remove_pod(pod)
+        status = filter_status(scheduler, pod, node)
+        if not status.is_success():
+            out.append(f"{pod.key} on {node}: {status.plugin}: {status.message()}")
+        scheduler.cache.assume(pod, node)
+    return out
+
+
+def test_an_early_pod_that_took_the_only_node_of_a_later_one_is_placed_elsewhere():
+    nodes = [make_node("small", cpu="2", labels={HOST: "small"}),
+             make_node("large", cpu="4", labels={HOST: "large"})]
+    pods = [make_pod("early", cpu="2"), make_pod("late", cpu="4")]
+    out = optimize(scenario(*nodes, *pods), workers=1)
+    assert out["scheduler"] == {"bound": 1, "bindings": {"default/early": "large",
+                                                          "default/late": None}}
+    assert out["optimal"] == {"bound": 2, "status": "OPTIMAL",
+                              "bindings": {"default/early": "small", "default/late": "large"}}
+    assert out["gained"] == [{"pod": "default/late", "optimalNode": "large", "blockedBy": {
+        "pod": "default/early", "cycle": 0, "schedulerNode": "large", "optimalNode": "small"}}]
+    assert out["unmodelled"] == ["VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+                                 "DynamicResources"]
+
+
+def anti(app: str, key: str) -> dict:
+    return {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": key}]}}
+
+
+def together(app: str, key: str) -> dict:
+    return {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": key}]}}
+
+
+def spread(app: str, key: str, skew: int) -> list[dict]:
+    return [{"maxSkew": skew, "topologyKey": key, "whenUnsatisfiable": "DoNotSchedule",
+             "labelSelector": {"matchLabels": {"app": app}}}]
+
+
+def test_anti_affinity_and_affinity_between_pending_pods_hold():
+    nodes = [make_node(f"n{i}", cpu="4", labels={HOST: f"n{i}", ZONE: f"z{i % 2}"})
+             for i in range(4)]
+    pods = [make_pod(f"db-{i}", cpu="1", labels={"app": "db"}, affinity=anti("db", ZONE))
+            for i in range(3)]
+    pods += [make_pod(f"cache-{i}", cpu="1", labels={"app": "cache"},
+                      affinity=together("cache", HOST)) for i in range(3)]
+    sc = scenario(*nodes, *pods)
+    out = optimize(sc, workers=1)
+    best = out["optimal"]["bindings"]
+    assert out["optimal"]["bound"] == 5      # one db pod per zone: two of three
+    assert len({best[f"default/cache-{i}"] for i in range(3)}) == 1
+    assert violations(sc, best) == []
+
+
+def test_topology_spread_do_not_schedule_holds_in_the_placement():
+    nodes = [make_node(f"n{i}", cpu="2", labels={HOST: f"n{i}", ZONE: f"z{i % 3}"})
+             for i in range(3)]
+    nodes.append(make_node("n3", cpu="8", labels={HOST: "n3", ZONE: "z0"}))
+    pods = [make_pod(f"web-{i}", cpu="1", labels={"app": "web"},
+                     topologySpreadConstraints=spread("web", ZONE, 1)) for i in range(8)]
+    sc = scenario(*nodes, *pods)
+    out = optimize(sc, workers=1)
+    assert out["optimal"]["bound"] == 7      # zones z1 and z2 hold 2 each: z0 at most 3
+    assert violations(sc, out["optimal"]["bindings"]) == []
+
+
+def test_a_cluster_beyond_the_limit_is_refused_naming_it():
+    nodes = [make_node(f"n{i}", labels={HOST: f"n{i}"}) for i in range(3)]
+    with pytest.raises(InputError, match="the cluster has 3 nodes, more than the solver's "
+                                         r"limit of 2 \(--max-solver-nodes\)"):
+        optimize(scenario(*nodes, make_pod("p")), limits=Limits(nodes=2))
+    with pytest.raises(InputError, match="the cluster has 2 pending pods, more than the "
+                                         r"solver's limit of 1 \(--max-solver-pods\)"):
+        optimize(scenario(*nodes, make_pod("p"), make_pod("q")), limits=Limits(pods=1))
+
+
+# --- random small clusters, checked by every enabled Filter plugin -------------------------------
+@st.composite
+def clusters(draw):
+    count = draw(st.integers(2, 5))
+    nodes = []
+    for i in range(count):
+        labels = {HOST: f"n{i}", ZONE: f"z{i % 2}"}
+        if draw(st.booleans()):
+            labels["disk"] = "ssd"
+        taints = [{"key": "gpu", "value": "yes", "effect": "NoSchedule"}] \
+            if draw(st.integers(0, 4)) == 0 else None
+        nodes.append(make_node(f"n{i}", cpu=str(draw(st.integers(1, 4))), pods="4",
+                               labels=labels, taints=taints,
+                               unschedulable=draw(st.integers(0, 6)) == 0))
+    pods = []
+    apps = ("a", "b")
+    for i in range(draw(st.integers(1, 8))):
+        app = draw(st.sampled_from(apps))
+        spec = {}
+        kind = draw(st.sampled_from(["plain", "anti", "affinity", "spread", "ports", "selector",
+                                     "toleration"]))
+        if kind == "anti":
+            spec["affinity"] = anti(app, draw(st.sampled_from([HOST, ZONE])))
+        elif kind == "affinity":
+            spec["affinity"] = together(draw(st.sampled_from(apps)),
+                                        draw(st.sampled_from([HOST, ZONE])))
+        elif kind == "spread":
+            spec["topologySpreadConstraints"] = spread(app, draw(st.sampled_from([HOST, ZONE])),
+                                                       draw(st.integers(1, 2)))
+        elif kind == "selector":
+            spec["nodeSelector"] = {"disk": "ssd"}
+        elif kind == "toleration":
+            spec["tolerations"] = [{"key": "gpu", "operator": "Exists"}]
+        containers = None
+        if kind == "ports":
+            containers = [{"name": "c", "image": "pause", "ports": [
+                {"containerPort": 80, "hostPort": 8080}],
+                "resources": {"requests": {"cpu": "500m"}}}]
+        node = f"n{draw(st.integers(0, count - 1))}" if draw(st.integers(0, 3)) == 0 else None
+        pods.append(make_pod(f"p{i}", cpu=f"{draw(st.integers(1, 6)) * 500}m", labels={"app": app},
+                             node_name=node, containers=containers, **spec))
+    return nodes + pods
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters())
+def test_the_global_placement_passes_every_enabled_filter_plugin_and_binds_at_least_as_many(
+        docs):
+    sc = scenario(*docs)
+    out = optimize(sc, workers=1, time_limit=20)
+    assert out["optimal"]["status"] == "OPTIMAL"
+    assert out["optimal"]["bound"] >= out["scheduler"]["bound"]
+    assert violations(sc, out["optimal"]["bindings"]) == []
+
+
+# --- the command line ---------------------------------------------------------------------------
+def run_optimize(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scheduler_core", "optimize", *map(str, args)],
+                          cwd=ROOT, capture_output=True, timeout=120, text=True)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--time-limit", "0"], "error: --time-limit must be more than 0, got 0"),
+    (["--max-solver-nodes", "1"], "error: the cluster has 3 nodes, more than the solver's "
+                                  "limit of 1 (--max-solver-nodes)"),
+])
+def test_cli_bad_input_exits_2_with_one_line(extra, message):
+    done = run_optimize(ROOT / "fixtures/locally-optimal.yaml", *extra)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == message + "\n"
