@@ -71,13 +71,16 @@ def more_copies(scheduler: Scheduler, pod_key: str, max_copies: int) -> dict:
 
 
 def capacity(build, pods: list[dict], pending: set[str], *, max_copies: int = DEFAULT_MAX_COPIES,
-             max_shapes: int = DEFAULT_MAX_SHAPES) -> dict:
+             max_shapes: int = DEFAULT_MAX_SHAPES, finished=None) -> dict:
     """For each shape of pending pod (the first `max_shapes`), how many more copies fit on the
-    cluster `build()` returns run to the end (a fresh one per shape: copies change it)."""
+    cluster `build()` returns run to the end (a fresh one per shape: copies change it).
+    `finished`: that cluster already run to the end, used for the first shape."""
     counts = shapes(pods, pending)
     rows = []
     for pod_key in list(counts)[:max_shapes]:
-        scheduler = build()
-        scheduler.run()
+        scheduler, finished = finished, None
+        if scheduler is None:
+            scheduler = build()
+            scheduler.run()
         rows.append({**more_copies(scheduler, pod_key, max_copies), "shapeOf": counts[pod_key]})
     return {"shapes": rows, "notMeasured": list(counts)[max_shapes:]}

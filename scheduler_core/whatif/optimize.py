@@ -95,6 +95,7 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
              limits: Limits | None = None, workers: int = DEFAULT_WORKERS,
              progress: Callable[[dict], None] | None = None) -> dict:
     """The contract's object: the scheduler's placement, the optimal one, what is unmodelled."""
+    began = time.perf_counter()
     base = scenario.scheduler()
     pending = [p for p in base.pods if p.key in base.bindings]
     (limits or Limits()).check(len(base.cache.node_infos), len(pending))
@@ -109,8 +110,8 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
     if progress is not None:
         progress({"phase": "model", "pods": len(views), "nodes": len(base.cache.node_infos)})
     model = PlacementModel(base, views).build()
-    model.hint(bindings)
-    status, placed = model.solve(time_limit, workers, scenario.seed)
+    remaining = time_limit - (time.perf_counter() - began)
+    status, placed = model.solve(bindings, remaining, workers, scenario.seed)
     if progress is not None:
         progress({"phase": "solved", "status": status,
                   "seconds": round(time.perf_counter() - started, 3)})

@@ -8,13 +8,15 @@ The search:
 1. k = 0. With no pod pending, nothing is needed. Otherwise the pods still pending are asked,
    through the scheduler's own Filter plugins, whether one more empty copy would take them:
    their requests, summed, give a first guess of k (a guess only: it steers the search).
-2. Grow from the guess, doubling, until every pod binds, or no pending pod passes Filter on
-   one more empty copy (more copies cannot help it), or k reaches --max-nodes. The pods
-   bound there are the target: every pod that adding such nodes can bind.
+2. Grow from the guess until every pod binds, or no pending pod passes Filter on one more
+   empty copy (more copies cannot help it), or k reaches --max-nodes; each step adds what the
+   still placeable pods' requests need, and at least a quarter more (so the growth is
+   geometric even when the requests underestimate, as with anti-affinity). The pods bound
+   there are the target: every pod that adding such nodes can bind.
 3. Narrow between the largest count tried that misses a target pod and the smallest that
-   binds them all: the next count is interpolated from how many target pods each end binds
-   (a pod at a time fills the nodes nearly linearly), and bisection takes over when
-   interpolation does not halve the interval, so the search stays logarithmic.
+   binds them all: the next count is what the target pods still pending need at the rate
+   copies have bound them so far (copies fill nearly linearly), and bisection takes over
+   when that estimate does not halve the interval, so the search stays logarithmic.
 
 The scheduler is not monotone in the node count: scores, tie-breaks and preemption change
 with the nodes, so k copies may bind the target where k + 1 do not. The answer is always a
@@ -47,6 +49,9 @@ class Trial:
     # Why one more empty copy would not take each other pending pod: its first Filter plugin
     # to refuse, and that plugin's reasons.
     refused: dict[str, str] = field(default_factory=dict)
+    # The finished run, kept while the trial may be the answer (its cluster is where more
+    # copies of each pod are counted).
+    scheduler: object = field(default=None, repr=False)
 
     @property
     def bound(self) -> set[str]:
@@ -88,20 +93,23 @@ def run_trial(scenario: Scenario, template: dict, count: int) -> Trial:
     scheduler = scenario.scheduler(copies(template, count))
     scheduler.run()
     extra = copies(template, 1, start=count + 1)[0]
+    extra_name = extra["metadata"]["name"]
     scheduler.cache.add_node(extra)
     scheduler.snapshot = scheduler.cache.new_snapshot()
     by_key = {p.key: p for p in scheduler.pods}
     pending = [key for key, node in scheduler.bindings.items() if not node and key in by_key]
     placeable, refused = {}, {}
     for key in pending:
-        status = filter_status(scheduler, by_key[key], extra["metadata"]["name"])
+        status = filter_status(scheduler, by_key[key], extra_name)
         if status.is_success():
             placeable[key] = by_key[key].requests
         else:
             refused[key] = f"{status.plugin}: {status.message()}" if status.plugin \
                 else status.message()
+    scheduler.cache.remove_node(extra_name)
+    scheduler.snapshot = scheduler.cache.new_snapshot()
     return Trial(count, dict(scheduler.bindings), scheduler.pending_reasons(), placeable,
-                 refused)
+                 refused, scheduler)
 
 
 def first_guess(template: dict, trial: Trial) -> int:
@@ -135,36 +143,49 @@ class Search:
         return self.trials[count]
 
     def grow(self, start: int) -> Trial:
+        """From the first guess, add what the still placeable pods need by their requests, and
+        at least a quarter more, until nothing is left to gain."""
         count = min(start, self.max_nodes)
         while True:
             t = self.trial(count, "grow")
             if not t.pending or not t.placeable or count >= self.max_nodes:
                 return t
-            count = min(2 * count, self.max_nodes)
+            count = min(count + max(first_guess(self.template, t), count // 4, 1),
+                        self.max_nodes)
 
     def narrow(self, target: set[str]) -> Trial:
         def hits(k: int) -> int:
             return len(target & self.trials[k].bound)
         hi = min(k for k in self.trials if hits(k) == len(target))
         lo = max((k for k in self.trials if k < hi and hits(k) < len(target)), default=-1)
+        base = hits(0)
         while hi - lo > 1:
             width = hi - lo
-            guess = hi - 1
-            if lo >= 0 and hits(hi) > hits(lo):
-                guess = lo + math.ceil(width * (len(target) - hits(lo)) / (hits(hi) - hits(lo)))
+            guess = (lo + hi) // 2
+            if lo > 0 and hits(lo) > base:
+                # Target pods bound per copy so far: the copies still missing at that rate.
+                rate = (hits(lo) - base) / lo
+                guess = lo + math.ceil((len(target) - hits(lo)) / rate)
             guess = min(max(guess, lo + 1), hi - 1)
             if hits(self.trial(guess, "narrow").nodes) == len(target):
                 hi = guess
             else:
                 lo = guess
-            if hi - lo > width // 2:    # interpolation did not halve it: bisect once
+            if hi - lo > width // 2:    # the estimate did not halve it: bisect once
                 mid = (lo + hi) // 2
                 if lo < mid < hi:
                     if hits(self.trial(mid, "narrow").nodes) == len(target):
                         hi = mid
                     else:
                         lo = mid
+            self.forget(keep=hi)
         return self.trials[hi]
+
+    def forget(self, keep: int) -> None:
+        """Drop the finished runs of every trial but `keep`: only the answer's is used."""
+        for k, t in self.trials.items():
+            if k != keep:
+                t.scheduler = None
 
 
 def plan(scenario: Scenario, template: dict, *, template_file: str = "",
@@ -185,7 +206,9 @@ def plan(scenario: Scenario, template: dict, *, template_file: str = "",
     if max_copies and result.answer.bindings:
         added = copies(template, result.answer.nodes)
         result.capacity = capacity(lambda: scenario.scheduler(added), scenario.cluster().pods,
-                                   set(result.answer.bindings), max_copies=max_copies)
+                                   set(result.answer.bindings), max_copies=max_copies,
+                                   finished=result.answer.scheduler)
         if progress is not None:
             progress({"phase": "capacity", "shapes": len(result.capacity["shapes"])})
+    search.forget(keep=-1)
     return result
