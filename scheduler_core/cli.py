@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     add_release_flags(bench)
     sub.add_parser("plugins", help="list registered plugins and their extension points")
     _import_parser(sub)
-    whatif.add_parsers(sub)
+    whatif.add_parsers(sub, add_release_flags)
     args = parser.parse_args(argv)
     if args.command == "simulate":
         return simulate_command(args)
@@ -159,8 +159,11 @@ def import_command(args) -> int:
 
 
 def _bad_input_exits(command, args) -> int:
+    """A what-if command, given the run's plugins, release and warning sink as simulate's."""
     try:
-        return command(args, dict(_parse_plugin_flag(p) for p in args.plugin))
+        run = {"out_of_tree": dict(_parse_plugin_flag(p) for p in args.plugin),
+               "features": gates_of(args), "warn": print_warning}
+        return command(args, run)
     except (InputError, RegistryError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

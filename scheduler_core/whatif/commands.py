@@ -1,7 +1,9 @@
 """python -m scheduler_core plan|optimize: the what-if commands' command-line face.
 
-They read their input as `simulate` does (FILEs, --config, --seed, --plugin) and follow its
-bad-input rules; scheduler_core.cli turns an InputError into exit 2 with one line.
+They read their input as `simulate` does (FILEs, --config, --seed, --plugin, and --release and
+--feature-gates, added by scheduler_core.cli's own add_release_flags and turned into the run's
+gates by its gates_of) and follow its bad-input rules: scheduler_core.cli turns an InputError
+into exit 2 with one line.
 """
 from __future__ import annotations
 
@@ -25,29 +27,31 @@ from .scenario import Scenario
 from .template import read_template
 
 
-def _input_flags(p) -> None:
+def _input_flags(p, release_flags) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--config", help="a KubeSchedulerConfiguration YAML")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--output", choices=("json", "table"), default="table")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE[:FACTORY]",
                    help="register an out-of-tree plugin (like app.WithPlugin)")
+    release_flags(p)
 
 
-def add_parsers(sub) -> None:
+def add_parsers(sub, release_flags) -> None:
+    """release_flags(parser): adds --release and --feature-gates as simulate has them."""
     p = sub.add_parser("plan", help="how many copies of a node template every pending pod needs")
-    _input_flags(p)
+    _input_flags(p, release_flags)
     p.add_argument("--node-template", required=True, metavar="NODE.yaml",
                    help="the Node to add copies of")
     p.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
     p.add_argument("--max-copies", type=int, default=DEFAULT_MAX_COPIES,
                    help="stop counting more copies of a pod at this many (0: do not count)")
-    add_optimize_parser(sub)
+    add_optimize_parser(sub, release_flags)
 
 
-def add_optimize_parser(sub) -> None:
+def add_optimize_parser(sub, release_flags) -> None:
     p = sub.add_parser("optimize", help="the global placement beside the scheduler's")
-    _input_flags(p)
+    _input_flags(p, release_flags)
     p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
                    help="stop the solver after S seconds with its best placement (FEASIBLE)")
     p.add_argument("--max-solver-nodes", type=int, default=SOLVER_NODES)
@@ -56,10 +60,9 @@ def add_optimize_parser(sub) -> None:
                    help="the solver's search workers")
 
 
-def scenario_of(args, out_of_tree: dict) -> Scenario:
-    return Scenario(args.files, config_file=args.config, seed=args.seed,
-                    out_of_tree=out_of_tree,
-                    warn=lambda line: print(f"warning: {line}", file=sys.stderr))
+def scenario_of(args, run: dict) -> Scenario:
+    """run: the command line's out_of_tree plugins, features and warn sink."""
+    return Scenario(args.files, config_file=args.config, seed=args.seed, **run)
 
 
 def _non_negative(value: int, flag: str) -> None:
@@ -67,17 +70,17 @@ def _non_negative(value: int, flag: str) -> None:
         raise InputError(f"{flag} must be 0 or more, got {value}")
 
 
-def plan_command(args, out_of_tree: dict) -> int:
+def plan_command(args, run: dict) -> int:
     _non_negative(args.max_nodes, "--max-nodes")
     _non_negative(args.max_copies, "--max-copies")
     template = read_template(args.node_template)
-    scenario = scenario_of(args, out_of_tree)
+    scenario = scenario_of(args, run)
     result = plan(scenario, template, template_file=args.node_template,
                   max_nodes=args.max_nodes, max_copies=args.max_copies,
                   progress=lambda e: print(f"plan: {_progress_line(e)}", file=sys.stderr,
                                            flush=True))
-    out = result.to_json()
-    out["warnings"] = scenario.warnings
+    out = {"schemaVersion": 1, "release": scenario.features.release,
+           "warnings": scenario.warnings, **result.to_json()}
     if args.output == "json":
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
@@ -115,12 +118,12 @@ def format_plan(out: dict, template_name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def optimize_command(args, out_of_tree: dict) -> int:
+def optimize_command(args, run: dict) -> int:
     if not args.time_limit > 0:
         raise InputError(f"--time-limit must be more than 0, got {args.time_limit:g}")
     if args.workers < 1:
         raise InputError(f"--workers must be 1 or more, got {args.workers}")
-    scenario = scenario_of(args, out_of_tree)
+    scenario = scenario_of(args, run)
     out = optimize(scenario, time_limit=args.time_limit, workers=args.workers,
                    limits=Limits(args.max_solver_nodes, args.max_solver_pods),
                    progress=lambda e: print(f"optimize: {_solver_line(e)}", file=sys.stderr,

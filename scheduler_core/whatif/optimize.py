@@ -21,6 +21,7 @@ from ..observe import OutcomeObserver
 from ..plugins.names import (
     INTER_POD_AFFINITY,
     NODE_AFFINITY,
+    NODE_DECLARED_FEATURES,
     NODE_NAME,
     NODE_PORTS,
     NODE_RESOURCES_FIT,
@@ -40,8 +41,8 @@ DEFAULT_WORKERS = 2
 # Filter plugins whose constraint holds in the global placement: judged on the node alone
 # (static.py), or modelled across the pending pods (cpsat.py).
 MODELLED = frozenset({NODE_UNSCHEDULABLE, NODE_NAME, TAINT_TOLERATION, NODE_AFFINITY,
-                      VOLUME_ZONE, NODE_PORTS, NODE_RESOURCES_FIT, INTER_POD_AFFINITY,
-                      POD_TOPOLOGY_SPREAD})
+                      NODE_DECLARED_FEATURES, VOLUME_ZONE, NODE_PORTS, NODE_RESOURCES_FIT,
+                      INTER_POD_AFFINITY, POD_TOPOLOGY_SPREAD})
 
 
 @dataclass
@@ -123,6 +124,7 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
     used = filter_plugins(base, placeable)
     return {
         "schemaVersion": 1,
+        "release": scenario.features.release,
         "scheduler": {"bound": sum(1 for n in scheduler_bindings.values() if n),
                       "bindings": scheduler_bindings},
         "optimal": {"bound": len(placed), "bindings": optimal, "status": status},

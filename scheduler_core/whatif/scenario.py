@@ -11,6 +11,7 @@ import pickle
 
 from ..build import build_scheduler
 from ..errors import InputError
+from ..features import DEFAULT_GATES, FeatureGates
 from ..loader import Cluster, load_documents, read_sources
 from ..scheduler import Scheduler
 
@@ -20,29 +21,32 @@ ADDED_NODES_SOURCE = "(added nodes)"
 class Scenario:
     def __init__(self, paths: list[str], *, config_file: str | None = None, seed: int = 0,
                  out_of_tree: dict | None = None, warn=None,
-                 texts: dict[str, str] | None = None):
-        """Reads and checks everything now: bad input raises InputError here, not in a run."""
+                 texts: dict[str, str] | None = None, features: FeatureGates = DEFAULT_GATES):
+        """Reads and checks everything now: bad input raises InputError here, not in a run.
+        warn(line) gets the warnings of reading the input and of the configuration, once
+        (the runs that follow read the same input again and would only repeat them)."""
         sources = read_sources(list(paths) + ([config_file] if config_file else []), texts)
         self._frozen = pickle.dumps(sources, protocol=pickle.HIGHEST_PROTOCOL)
-        self.seed, self.out_of_tree = seed, out_of_tree
-        cluster = load_documents(sources, seed)
+        self.seed, self.out_of_tree, self.features = seed, out_of_tree, features
+        cluster = load_documents(sources, seed, features=features)
         if config_file and cluster.config_file != config_file:
             raise InputError("no KubeSchedulerConfiguration document", file=config_file)
         self.config_file = cluster.config_file
-        self.warnings = list(cluster.warnings)
-        for line in self.warnings:
-            if warn is not None:
-                warn(line)
+        for note in features.notes:
+            cluster.warnings.append(note)
+        if warn is not None:
+            cluster.warnings.subscribe(warn)
         self.node_names = {n["metadata"]["name"] for n in cluster.nodes}
         # Built once so that a bad configuration is reported before any search starts.
         self.frameworks = build_scheduler(cluster, config_file=self.config_file, seed=seed,
                                           out_of_tree=out_of_tree).frameworks
+        self.warnings = cluster.warnings.to_list()
 
     def cluster(self, extra_nodes: list[dict] = ()) -> Cluster:
         sources = pickle.loads(self._frozen)
         if extra_nodes:
             sources.append((ADDED_NODES_SOURCE, list(extra_nodes)))
-        return load_documents(sources, self.seed, checked=True)
+        return load_documents(sources, self.seed, checked=True, features=self.features)
 
     def scheduler(self, extra_nodes: list[dict] = (), observer=None) -> Scheduler:
         """A fresh scheduler over the cluster plus `extra_nodes`, nothing scheduled yet."""

@@ -1,7 +1,8 @@
 """What the engine's own plugins say about each pending pod on each node before any is placed.
 
 For the solver: the Filter plugins whose verdict cannot change while other pending pods are
-placed (NodeName, NodeUnschedulable, NodeAffinity, TaintToleration, VolumeZone, ...) are run
+placed (NodeName, NodeUnschedulable, NodeAffinity, TaintToleration, NodeDeclaredFeatures,
+VolumeZone, ...) are run
 as the scheduler runs them, node by node, on the cluster as it is: their verdict is final.
 NodeResourcesFit and NodePorts run too (a pod that does not fit a node alone never fits it),
 the solver adding what pending pods take from each other. Of InterPodAffinity only the
