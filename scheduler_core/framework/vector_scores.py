@@ -24,16 +24,21 @@ def vector_raw_scores(pl, state, pod, nodes) -> np.ndarray | None:
     cols = state.get(COLUMNS_KEY)
     if cols is None or not cols.exact:
         return None
-    # The row numbers of this cycle's feasible nodes, looked up once for all plugins.
-    cached = state.get(_ROWS_KEY)
-    if cached is not None and cached[0] is nodes:
-        rows = cached[1]
-    else:
-        rows = cols.rows_of(nodes)
-        state.write(_ROWS_KEY, (nodes, rows))
+    rows = rows_of(state, cols, nodes)
     if rows is None:
         return None
     return vector(state, pod, cols, rows)
+
+
+def rows_of(state, cols, nodes: list):
+    """The row numbers of this cycle's feasible nodes, looked up once for all plugins (None
+    when one is not the snapshot's own)."""
+    cached = state.get(_ROWS_KEY)
+    if cached is not None and cached[0] is nodes:
+        return cached[1]
+    rows = cols.rows_of(nodes)
+    state.write(_ROWS_KEY, (nodes, rows))
+    return rows
 
 
 def vector_normalized(ext, state, pod, raw) -> np.ndarray | None:

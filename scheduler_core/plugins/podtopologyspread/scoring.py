@@ -7,7 +7,9 @@ from ...columns import COLUMNS_KEY
 from ...framework.cycle_state import CycleState, StateData
 from ...framework.interfaces import MAX_NODE_SCORE, PreScorePlugin, ScoreExtensions, ScorePlugin
 from ...framework.status import Status
+from ...framework.vector_scores import rows_of
 from ...labels import SelectorError
+from . import vector
 from .common import (
     LABEL_HOSTNAME,
     NAME,
@@ -18,6 +20,7 @@ from .common import (
 from .vector import add_domain_counts
 
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
+IGNORED_ROWS_KEY = "PreScore" + NAME + ".ignoredRows"
 INVALID_SCORE = -1
 MAX_INT64 = 2**63 - 1
 
@@ -104,10 +107,15 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
     """The scoring half of PodTopologySpread; plugin.py supplies constraints and counting."""
 
     def init_pre_score_state(self, s: PreScoreState, pod, filtered_nodes,
-                             require_all_topologies: bool) -> None:
-        """Constraints, ignored nodes (missing a topology key), domains and their weights."""
+                             require_all_topologies: bool, rows=None, cols=None) -> None:
+        """Constraints, ignored nodes (missing a topology key), domains and their weights;
+        on the columns when the filtered nodes' rows are given."""
         s.constraints = self.get_soft_constraints(pod)
         if not s.constraints:
+            return
+        if rows is not None:
+            sizes = vector.init_pre_score_state(s, cols, rows, require_all_topologies)
+            s.topology_normalizing_weight = [topology_normalizing_weight(n) for n in sizes]
             return
         counts: list[dict[str, int]] = [{} for _ in s.constraints]
         topo_size = [0] * len(s.constraints)
@@ -141,14 +149,17 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
         # Only non-system-default spreading needs all topology keys on a node; this lets
         # nodes without a zone label still get hostname spreading.
         require_all = bool(pod.spec.get("topologySpreadConstraints")) or not self.system_defaulted
+        cols = state.get(COLUMNS_KEY)
+        rows = None
+        if cols is not None and all_nodes is cols.node_infos:
+            rows = rows_of(state, cols, filtered_nodes)
         try:
-            self.init_pre_score_state(s, pod, filtered_nodes, require_all)
+            self.init_pre_score_state(s, pod, filtered_nodes, require_all, rows, cols)
         except SelectorError as exc:
             return Status.as_error(ValueError(f"calculating preScoreState: {exc}"))
         if not s.constraints:
             return Status.skip()
         affinity = required_node_affinity(pod)
-        cols = state.get(COLUMNS_KEY)
         if cols is not None and all_nodes is cols.node_infos \
                 and not any(c.honors_policies(affinity) for c in s.constraints):
             # The per-node counts the columns keep, summed per domain: no rescan.
@@ -193,8 +204,34 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
             score += score_for_count(cnt, c.max_skew, s.topology_normalizing_weight[i])
         return go_round(score), None
 
+    def score_vector(self, state: CycleState, pod, cols, rows):
+        """Score for every row at once (vector.score_vector); the per-node Score reports a
+        missing state."""
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return None
+        namespace = pod.namespace
+        raw, ignored = vector.score_vector(s, cols, rows, lambda c: cols.pod_counts(
+            ("PodTopologySpread", namespace, c.selector_key),
+            lambda ni: self.counter.count(ni, c, namespace)))
+        # NormalizeScore needs to know which of these scores belong to ignored nodes.
+        state.write(IGNORED_ROWS_KEY, (raw, ignored))
+        return raw
+
     def score_extensions(self):
         return self
+
+    def normalize_vector(self, state: CycleState, pod, scores):
+        """NormalizeScore on the array Score returned (None: normalize node by node)."""
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return None
+        if not s.ignored_nodes:
+            return vector.normalize_vector(scores, None)
+        kept = state.get(IGNORED_ROWS_KEY)
+        if kept is None or kept[0] is not scores:
+            return None
+        return vector.normalize_vector(scores, kept[1])
 
     def normalize_score(self, state: CycleState, pod, scores):
         try:

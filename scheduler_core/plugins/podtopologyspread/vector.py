@@ -14,11 +14,17 @@ from itertools import repeat
 import numpy as np
 
 from ...columns.verdict import Verdict
+from ...framework.interfaces import MAX_NODE_SCORE
 from ...framework.status import Code
 from ...taints import does_not_schedule, find_untolerated_taint
-from .common import ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH
+from .common import (
+    ERR_REASON_CONSTRAINTS_NOT_MATCH,
+    ERR_REASON_NODE_LABEL_NOT_MATCH,
+    LABEL_HOSTNAME,
+)
 
 MAX_INT32 = 2**31 - 1
+INVALID_SCORE = -1
 
 
 def domain_counts(cols, constraints, namespace: str, counter) -> list[dict[str, int]] | None:
@@ -214,3 +220,80 @@ def add_domain_counts(cols, constraints, all_counts, namespace: str, counter,
             value = labels.get(c.topology_key, "")
             if value in counts and sums[cid]:
                 counts[value] += int(sums[cid])
+
+
+def score_vector(s, cols, rows: np.ndarray, counts_of) -> tuple[np.ndarray, np.ndarray | None]:
+    """Score's raw scores of `rows` and which of them are ignored (None: none is), with
+    Score's float operations in its order and Go's math.Round. counts_of(c): the per-row
+    matching-pod counts of a hostname constraint."""
+    score = np.zeros(len(rows), np.float64)
+    for i, c in enumerate(s.constraints):
+        key = c.topology_key
+        has = cols.has_label(key)[rows]
+        if key == LABEL_HOSTNAME:
+            cnt = counts_of(c)[rows]
+        else:
+            class_ids, _ = cols.label_classes((key,))
+            counts = s.topology_value_to_pod_counts[i]
+            per_class = np.array([counts.get(v, 0) for v in cols.class_values((key,), key)],
+                                 np.int64)
+            cnt = per_class[class_ids[rows]]
+        term = cnt.astype(np.float64) * s.topology_normalizing_weight[i] + float(c.max_skew - 1)
+        score = np.where(has, score + term, score)
+    truncated = np.trunc(score)
+    rounded = np.where(np.abs(score - truncated) >= 0.5, truncated + np.copysign(1.0, score),
+                       truncated).astype(np.int64)
+    if not s.ignored_nodes:
+        return rounded, None
+    names, ignored = cols.names, s.ignored_nodes
+    mask = np.fromiter((names[row] in ignored for row in rows.tolist()), bool, len(rows))
+    rounded[mask] = 0
+    return rounded, mask
+
+
+def normalize_vector(scores: np.ndarray, ignored: np.ndarray | None) -> np.ndarray:
+    """NormalizeScore on arrays: ignored nodes score 0 and take no part in the min and max;
+    the others MAX_NODE_SCORE * (max + min - score) // max, or MAX_NODE_SCORE when max is 0."""
+    invalid = scores == INVALID_SCORE if ignored is None else ignored | (scores == INVALID_SCORE)
+    counted = scores[~ignored] if ignored is not None else scores
+    out = np.zeros(len(scores), np.int64)
+    if not len(counted):
+        return out
+    low, high = int(counted.min()), max(int(counted.max()), 0)
+    valid = ~invalid
+    if high == 0:
+        out[valid] = MAX_NODE_SCORE
+    else:
+        out[valid] = MAX_NODE_SCORE * (high + low - scores[valid]) // high
+    return out
+
+
+def init_pre_score_state(s, cols, rows: np.ndarray, require_all: bool) -> list[int]:
+    """initPreScoreState over the filtered nodes' rows: the ignored nodes (lacking a key when
+    all are required) and each non-hostname constraint's domains in first-appearance order
+    (counted later); returns each constraint's topology size, for its weight."""
+    lacking = np.zeros(len(rows), bool)
+    if require_all:
+        for key in {c.topology_key for c in s.constraints}:
+            lacking |= ~cols.has_label(key)[rows]
+    kept = rows[~lacking]
+    names = cols.names
+    s.ignored_nodes = {names[row] for row in rows[lacking].tolist()}
+    counts, sizes = [], []
+    for c in s.constraints:
+        key = c.topology_key
+        if key == LABEL_HOSTNAME:
+            counts.append({})   # Score counts the node's own pods
+            sizes.append(len(kept))
+            continue
+        class_ids, _ = cols.label_classes((key,))
+        values = cols.class_values((key,), key)
+        present, first_row = np.unique(class_ids[kept], return_index=True)
+        order = present[np.argsort(first_row, kind="stable")].tolist()
+        # A node without the key counts under "" (labels.get(key, "")).
+        domains = dict.fromkeys((values[cid] if values[cid] is not None else ""
+                                 for cid in order), 0)
+        counts.append(domains)
+        sizes.append(len(domains))
+    s.topology_value_to_pod_counts = counts
+    return sizes
