@@ -19,6 +19,8 @@ MAX_POD_COUNTS = 64
 # Per-row values kept for the plugins (a pod's request, its tolerations...); each keyed set
 # costs a recomputation of the rows changed since it was last read.
 MAX_KEPT = 64
+# Columns of scalar resources kept (each is rewritten on every row update).
+MAX_SCALARS = 16
 # Up to this many changed rows are recomputed one by one rather than as arrays.
 FEW_ROWS = 8
 
@@ -42,7 +44,8 @@ class NodeColumns:
         self.taint_groups: list[list] = []              # group id -> the taints themselves
         self._taint_ids: dict[tuple, int] = {}
         self.exact = True                               # False once a value passes SAFE_LIMIT
-        self._scalars: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._scalars: dict[str, tuple[np.ndarray, np.ndarray]] = {}   # least recent first
+        self._scalar_rows: dict[str, set[int]] | None = None
         self._label_classes: dict[tuple, tuple[np.ndarray, list[dict]]] = {}
         self._images: dict[str, tuple[np.ndarray, int]] = {}
         self._pod_counts: dict[tuple, tuple[np.ndarray, object]] = {}
@@ -72,6 +75,8 @@ class NodeColumns:
         self.pod_count[row] = len(ni.pods)
         self.unschedulable[row] = ni.unschedulable
         self.taint_group[row] = self._taint_id(ni.taints)
+        if self._scalar_rows is not None and (ni.allocatable.scalar or ni.requested.scalar):
+            self._index_scalars(row, ni)
         for name, (alloc_col, used_col) in self._scalars.items():
             alloc_col[row], used_col[row] = self._scalar_values(ni, name)
         for counts, count in self._pod_counts.values():
@@ -95,16 +100,43 @@ class NodeColumns:
         return ni.allocatable.scalar.get(name, 0), ni.requested.scalar.get(name, 0)
 
     def scalar(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """(allocatable, requested) of an extended or other scalar resource."""
-        cols = self._scalars.get(name)
+        """(allocatable, requested) of an extended or other scalar resource.
+
+        Built from the rows that hold the resource at all (an index of scalar names to rows,
+        made in one pass on first use), so that a cluster with a distinct resource per node
+        does not walk every node per name; the MAX_SCALARS most recently read are kept."""
+        cols = self._scalars.pop(name, None)
         if cols is None:
-            pairs = [self._scalar_values(ni, name) for ni in self.node_infos]
-            if any(abs(v) >= SAFE_LIMIT for pair in pairs for v in pair):
-                self.exact = False
-            alloc = np.array([a for a, _ in pairs], np.int64).reshape(self.size)
-            used = np.array([u for _, u in pairs], np.int64).reshape(self.size)
-            cols = self._scalars[name] = (alloc, used)
+            if len(self._scalars) >= MAX_SCALARS:
+                del self._scalars[next(iter(self._scalars))]   # the least recently read
+            alloc = np.zeros(self.size, np.int64)
+            used = np.zeros(self.size, np.int64)
+            for row in self._scalar_index().get(name, ()):
+                a, u = self._scalar_values(self.node_infos[row], name)
+                if abs(a) >= SAFE_LIMIT or abs(u) >= SAFE_LIMIT:
+                    self.exact = False
+                    continue
+                alloc[row], used[row] = a, u
+            cols = (alloc, used)
+        self._scalars[name] = cols
         return cols
+
+    def _scalar_index(self) -> dict[str, set[int]]:
+        """The rows whose nodes have each scalar resource allocatable or requested (a row may
+        stay listed after it lost the resource: its value is then 0)."""
+        if self._scalar_rows is None:
+            self._scalar_rows = {}
+            for row, ni in enumerate(self.node_infos):
+                self._index_scalars(row, ni)
+        return self._scalar_rows
+
+    def _index_scalars(self, row: int, ni: NodeInfo) -> None:
+        index = self._scalar_rows
+        for name in (*ni.allocatable.scalar, *ni.requested.scalar):
+            rows = index.get(name)
+            if rows is None:
+                rows = index[name] = set()
+            rows.add(row)
 
     def has_label(self, key: str) -> np.ndarray:
         """Whether each node has the label key at all."""
