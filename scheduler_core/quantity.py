@@ -9,6 +9,7 @@ line and the API alike, never taken as unlimited.
 import math
 import re
 from decimal import ROUND_CEILING, Decimal, InvalidOperation
+from functools import lru_cache
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL = {
@@ -30,19 +31,31 @@ class QuantityError(ValueError):
 
 def parse_quantity(value) -> Decimal:
     """The exact value of a quantity such as '100m', '1.5', '2Gi', '1G' or '1e3'."""
+    if isinstance(value, str):
+        return _parse_text(value)
     if isinstance(value, bool):
         raise QuantityError(f"quantities must match the regular expression: {value!r}")
     if isinstance(value, float) and not math.isfinite(value):
         raise QuantityError(f"must be a finite number: {value!r}")
     if isinstance(value, int | float):
         return Decimal(str(value))
+    raise _no_match(value)
+
+
+def _no_match(value) -> QuantityError:
+    return QuantityError(
+        f"quantities must match the regular expression "
+        f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {value!r}"
+    )
+
+
+# A cluster repeats a few quantities ("100m", "500Mi", "4") over thousands of objects.
+@lru_cache(maxsize=4096)
+def _parse_text(value: str) -> Decimal:
     # No strip(): apimachinery rejects leading and trailing whitespace (" 1", "1 ").
-    match = _QUANTITY.fullmatch(value) if isinstance(value, str) else None
+    match = _QUANTITY.fullmatch(value)
     if not match:
-        raise QuantityError(
-            f"quantities must match the regular expression "
-            f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {value!r}"
-        )
+        raise _no_match(value)
     number, suffix = match.groups()
     suffix = suffix or ""
     try:
@@ -67,12 +80,26 @@ def _ceil(value: Decimal) -> int:
 
 def milli_value(value) -> int:
     """Quantity.MilliValue(): thousandths, rounded up."""
+    if isinstance(value, str):
+        return _milli_text(value)
     return _ceil(parse_quantity(value) * 1000)
 
 
 def int_value(value) -> int:
     """Quantity.Value(): whole units, rounded up."""
+    if isinstance(value, str):
+        return _int_text(value)
     return _ceil(parse_quantity(value))
+
+
+@lru_cache(maxsize=4096)
+def _milli_text(value: str) -> int:
+    return _ceil(_parse_text(value) * 1000)
+
+
+@lru_cache(maxsize=4096)
+def _int_text(value: str) -> int:
+    return _ceil(_parse_text(value))
 
 
 def resource_value(name: str, value) -> int:

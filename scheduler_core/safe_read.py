@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
+import orjson
 import yaml
 
 from .errors import InputError
@@ -28,6 +30,7 @@ MAX_ALIAS_NODES = 1_000_000
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
 _OPENING = frozenset("[{")
 _SURROGATE = "invalid Unicode: a lone surrogate escape (such as \\uD83D) is not a character"
 
@@ -97,6 +100,34 @@ def _check_json_depth(text: str, source: str) -> None:
             depth -= 1
 
 
+def _json_depth(text: str) -> int:
+    """The deepest nesting of valid JSON text: its brackets outside strings, counted on
+    arrays (the text is valid, so a quote starts or ends a string unless an odd run of
+    backslashes escapes it)."""
+    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+    slashes = np.flatnonzero(data == 92)
+    quotes = np.flatnonzero(data == 34)
+    if len(slashes) and len(quotes):
+        # Runs of backslashes: where each ends and whether its length is odd.
+        breaks = np.flatnonzero(np.diff(slashes) != 1)
+        ends = slashes[np.r_[breaks, len(slashes) - 1]]
+        starts = slashes[np.r_[0, breaks + 1]]
+        odd_ends = ends[(ends - starts) % 2 == 0]
+        quotes = quotes[~np.isin(quotes - 1, odd_ends)]
+    opening = np.flatnonzero((data == 91) | (data == 123))
+    closing = np.flatnonzero((data == 93) | (data == 125))
+    events = np.concatenate([quotes, opening, closing])
+    steps = np.concatenate([np.zeros(len(quotes), np.int64), np.ones(len(opening), np.int64),
+                            np.full(len(closing), -1, np.int64)])
+    order = np.argsort(events, kind="stable")
+    is_quote = np.zeros(len(events), bool)
+    is_quote[:len(quotes)] = True
+    is_quote, steps = is_quote[order], steps[order]
+    outside = np.cumsum(is_quote) % 2 == 0
+    depth = np.cumsum(np.where(outside, steps, 0))
+    return int(depth.max()) if len(depth) else 0
+
+
 def _check_unicode(docs, source: str) -> None:
     try:
         json.dumps(docs, ensure_ascii=False, default=str).encode("utf-8")
@@ -118,8 +149,23 @@ def is_json(text: str) -> bool:
 
 
 def read_json(text: str, *, source: str = "") -> object:
-    """One JSON value, within the limits."""
+    """One JSON value, within the limits.
+
+    orjson reads it first (it refuses lone surrogates, as Go does), and the depth is measured
+    on arrays over the text; whatever orjson refuses (NaN, bad syntax) is read again the slow
+    way, which says what the matter is as it always has. So is a text with a run of 19 digits
+    or more: orjson would read an integer past 64 bits as a float.
+    """
     _check_size(text, source)
+    if not _LONG_DIGITS.search(text):
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            if _json_depth(text) > MAX_DEPTH:
+                raise _too_deep(source)
+            return value
     _check_json_depth(text, source)
     try:
         value = json.loads(text)

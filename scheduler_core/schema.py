@@ -210,10 +210,16 @@ CONFIGURATION = obj(
 )
 
 
+# The kinds of the types JSON and YAML readers give, looked up before the general rules.
+_KIND_OF_TYPE = {str: STRING, int: INTEGER, float: NUMBER, bool: "boolean", dict: "object",
+                 list: "array", type(None): "null"}
+
+
 def _type_of(value) -> str:
     """The OpenAPI type name of a value ("integer" apart from "number")."""
-    if value is None:
-        return "null"
+    kind = _KIND_OF_TYPE.get(type(value))
+    if kind is not None:
+        return kind
     if isinstance(value, int) and not isinstance(value, bool):
         return INTEGER
     kind = json_kind(value)
@@ -264,8 +270,12 @@ def type_errors(value, spec, path: str = "") -> list[tuple[str, str]]:
         if not isinstance(spec, dict):
             continue
         if spec["type"] == "object":
-            pending += [(value.get(name), sub, f"{path}.{name}" if path else name, False)
-                        for name, sub in reversed(spec["fields"].items())]
+            # Only the fields present, visited in the schema's order (as errors are listed).
+            fields = spec["fields"]
+            present = sorted((_field_order(fields)[name], name) for name, v in value.items()
+                             if v is not None and name in fields)
+            pending += [(value[name], fields[name], f"{path}.{name}" if path else name, False)
+                        for _, name in reversed(present)]
         elif spec["type"] == "map":
             pending += [(v, spec["value"], f"{path}[{k}]", True)
                         for k, v in reversed(value.items())]
@@ -273,6 +283,17 @@ def type_errors(value, spec, path: str = "") -> list[tuple[str, str]]:
             pending += [(v, spec["item"], f"{path}[{i}]", True)
                         for i, v in reversed(list(enumerate(value)))]
     return errors
+
+
+_FIELD_ORDERS: dict[int, tuple[dict, dict[str, int]]] = {}
+
+
+def _field_order(fields: dict) -> dict[str, int]:
+    """Each field's position in an object schema, kept with the schema it describes."""
+    entry = _FIELD_ORDERS.get(id(fields))
+    if entry is None or entry[0] is not fields:
+        entry = _FIELD_ORDERS[id(fields)] = (fields, {name: i for i, name in enumerate(fields)})
+    return entry[1]
 
 
 def object_type_errors(obj: dict) -> list[tuple[str, str]]:

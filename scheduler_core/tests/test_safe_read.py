@@ -1,5 +1,6 @@
 """The safe reader: hostile YAML and JSON are refused with one clear message, quickly, by the
 library and by the command line (exit 2, one stderr line, nothing on stdout)."""
+import json
 import subprocess
 import sys
 import time
@@ -96,3 +97,20 @@ def test_the_command_line_exits_2_with_one_line_naming_the_file(tmp_path, text):
     lines = done.stderr.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {path}: ")
     assert "Traceback" not in lines[0]
+
+
+@pytest.mark.parametrize("text,depth", [
+    pytest.param("1", 0, id="a scalar"),
+    pytest.param("[[1], {\"a\": [2]}]", 3, id="arrays and objects"),
+    pytest.param('{"a": "[[[{{"}', 1, id="brackets in a string"),
+    pytest.param('{"a": "x\\"[[[", "b": [1]}', 2, id="an escaped quote keeps the string open"),
+    pytest.param('{"a": "x\\\\", "b": [[1]]}', 3, id="an escaped backslash closes it"),
+    pytest.param('["\\\\\\"]]", [[]]]', 3, id="three backslashes before a quote escape it"),
+])
+def test_the_depth_of_valid_json_is_measured_outside_strings(text, depth):
+    assert safe_read._json_depth(text) == depth
+
+
+@pytest.mark.parametrize("text", ["[NaN]", "[1e400]", "[123456789012345678901234567890]"])
+def test_what_orjson_refuses_is_read_as_the_standard_library_reads_it(text):
+    assert safe_read.read_json(text) == json.loads(text)
