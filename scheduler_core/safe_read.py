@@ -30,7 +30,8 @@ MAX_ALIAS_NODES = 1_000_000
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
+# orjson reads an integer past 64 bits as a float: texts with digit runs this long are not its.
+LONG_DIGITS = 19
 _OPENING = frozenset("[{")
 _SURROGATE = "invalid Unicode: a lone surrogate escape (such as \\uD83D) is not a character"
 
@@ -100,11 +101,21 @@ def _check_json_depth(text: str, source: str) -> None:
             depth -= 1
 
 
-def _json_depth(text: str) -> int:
-    """The deepest nesting of valid JSON text: its brackets outside strings, counted on
-    arrays (the text is valid, so a quote starts or ends a string unless an odd run of
-    backslashes escapes it)."""
-    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+def _has_long_digits(data: np.ndarray) -> bool:
+    """Whether the text (its UTF-8 bytes) has a run of LONG_DIGITS digits or more."""
+    digits = np.flatnonzero((data >= 48) & (data <= 57))
+    if len(digits) < LONG_DIGITS:
+        return False
+    breaks = np.flatnonzero(np.diff(digits) != 1)
+    ends = np.r_[breaks, len(digits) - 1]
+    starts = np.r_[0, breaks + 1]
+    return bool(((ends - starts + 1) >= LONG_DIGITS).any())
+
+
+def _json_depth(data: np.ndarray) -> int:
+    """The deepest nesting of valid JSON text (its UTF-8 bytes): its brackets outside
+    strings, counted on arrays (the text is valid, so a quote starts or ends a string unless
+    an odd run of backslashes escapes it)."""
     slashes = np.flatnonzero(data == 92)
     quotes = np.flatnonzero(data == 34)
     if len(slashes) and len(quotes):
@@ -153,17 +164,18 @@ def read_json(text: str, *, source: str = "") -> object:
 
     orjson reads it first (it refuses lone surrogates, as Go does), and the depth is measured
     on arrays over the text; whatever orjson refuses (NaN, bad syntax) is read again the slow
-    way, which says what the matter is as it always has. So is a text with a run of 19 digits
-    or more: orjson would read an integer past 64 bits as a float.
+    way, which says what the matter is as it always has. So is a text with a long run of
+    digits, which may hold an integer orjson would read as a float.
     """
     _check_size(text, source)
-    if not _LONG_DIGITS.search(text):
-        try:
-            value = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if _json_depth(text) > MAX_DEPTH:
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    else:
+        data = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+        if not _has_long_digits(data):
+            if _json_depth(data) > MAX_DEPTH:
                 raise _too_deep(source)
             return value
     _check_json_depth(text, source)

@@ -258,6 +258,8 @@ def type_errors(value, spec, path: str = "") -> list[tuple[str, str]]:
     absent, but a null item of a list or map of objects is refused, as the OpenAPI validation
     refuses a null where an object is required.
     Iterative, so no depth the safe reader lets through can exhaust the stack."""
+    if _checker(spec)(value):
+        return []   # the common case, decided without building a path
     errors: list[tuple[str, str]] = []
     pending = [(value, spec, path, False)]
     while pending:
@@ -283,6 +285,62 @@ def type_errors(value, spec, path: str = "") -> list[tuple[str, str]]:
             pending += [(v, spec["item"], f"{path}[{i}]", True)
                         for i, v in reversed(list(enumerate(value)))]
     return errors
+
+
+# Python types that certainly fit a scalar spec.
+_FITTING_TYPES = {STRING: (str,), INTEGER: (int,), BOOLEAN: (bool,), NUMBER: (int, float),
+                  QUANTITY: (str, int, float), INT_OR_STRING: (str, int), OBJECT: (dict,)}
+_CHECKERS: dict[int, tuple[object, object]] = {}
+
+
+def _checker(spec):
+    """A function telling whether a value certainly has no type error under spec (False
+    sends it to type_errors' exact walk), made once per spec. It recurses along the schema,
+    whose depth is fixed, never along the value's own depth."""
+    key = spec if isinstance(spec, str) else id(spec)
+    entry = _CHECKERS.get(key)
+    if entry is None or entry[0] is not spec:
+        entry = _CHECKERS[key] = (spec, _make_checker(spec))
+    return entry[1]
+
+
+def _make_checker(spec):
+    if not isinstance(spec, dict):
+        fitting = frozenset(_FITTING_TYPES.get(spec, ()))
+        return lambda v: v is None or type(v) in fitting
+    kind = spec["type"]
+    if kind == "object":
+        fields = {name: _checker(sub) for name, sub in spec["fields"].items()}
+
+        def check_object(v):
+            if v is None:
+                return True
+            if type(v) is not dict:
+                return False
+            for name, child in v.items():
+                check = fields.get(name)
+                if check is not None and child is not None and not check(child):
+                    return False
+            return True
+        return check_object
+    item_spec = spec["value"] if kind == "map" else spec["item"]
+    item = _checker(item_spec)
+    # A null item of a list or map of objects is refused; of scalars, skipped.
+    null_ok = not isinstance(item_spec, dict)
+
+    def check_items(v):
+        if v is None:
+            return True
+        if type(v) is not (dict if kind == "map" else list):
+            return False
+        for child in (v.values() if kind == "map" else v):
+            if child is None:
+                if not null_ok:
+                    return False
+            elif not item(child):
+                return False
+        return True
+    return check_items
 
 
 _FIELD_ORDERS: dict[int, tuple[dict, dict[str, int]]] = {}

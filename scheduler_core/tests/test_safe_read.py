@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scheduler_core import safe_read
@@ -108,9 +109,11 @@ def test_the_command_line_exits_2_with_one_line_naming_the_file(tmp_path, text):
     pytest.param('["\\\\\\"]]", [[]]]', 3, id="three backslashes before a quote escape it"),
 ])
 def test_the_depth_of_valid_json_is_measured_outside_strings(text, depth):
-    assert safe_read._json_depth(text) == depth
+    data = np.frombuffer(text.encode(), np.uint8)
+    assert safe_read._json_depth(data) == depth
 
 
-@pytest.mark.parametrize("text", ["[NaN]", "[1e400]", "[123456789012345678901234567890]"])
+@pytest.mark.parametrize("text", ["[NaN]", "[1e400]", "[123456789012345678901234567890]",
+                                  '["1234567890123456789", 18446744073709551616]'])
 def test_what_orjson_refuses_is_read_as_the_standard_library_reads_it(text):
     assert safe_read.read_json(text) == json.loads(text)
