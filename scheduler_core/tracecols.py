@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from array import array
-from operator import attrgetter
+from operator import add, attrgetter
 
 import numpy as np
 
@@ -83,6 +83,8 @@ class Tables:
         self._shape_ids: dict[tuple, int] = {}
         self._trail_text: dict[tuple[int, int], str] = {}
         self._row_ids: tuple[list, np.ndarray] | None = None
+        self._prefixed: dict[tuple[int, str], list[str]] = {}
+        self._score_tails: dict[tuple[int, int], dict[int, str]] = {}
 
     def name_id(self, name: str) -> int:
         nid = self._name_ids.get(name)
@@ -121,6 +123,23 @@ class Tables:
         if last is not None:
             out.append({"plugin": last[0], "code": last[1], "reasons": list(last[2])})
         return out
+
+    def prefixed(self, depth: int, suffix: str) -> list[str]:
+        """Per name id, the name as a key `depth` deep followed by suffix: rendered once per
+        name, depth and suffix for all the cycles of the trace."""
+        texts = self._prefixed.setdefault((depth, suffix), [])
+        if len(texts) < len(self.name_text):
+            pad = " " * depth
+            texts.extend(f"{pad}{text}: {suffix}" for text in self.name_text[len(texts):])
+        return texts
+
+    def score_tails(self, weight: int, depth: int, normalized) -> dict[int, str]:
+        """The text after a node's raw score, per normalized score, `depth` deep."""
+        tails = self._score_tails.setdefault((weight, depth), {})
+        pad, inner = " " * depth, " " * (depth + 2)
+        for n in set(normalized).difference(tails):
+            tails[n] = f',\n{inner}"normalized": {n},\n{inner}"weighted": {n * weight}\n{pad}}}'
+        return tails
 
     def trail_text(self, sid: int, depth: int) -> str:
         key = (sid, depth)
@@ -165,9 +184,7 @@ class FilterColumns:
 
     def final(self) -> dict[int, int]:
         """name id -> shape id, in first-evaluation order, last trail winning."""
-        out: dict[int, int] = {}
-        for nid, sid in zip(self.names, self.shapes):
-            out[nid] = sid
+        out = dict(zip(self.names, self.shapes))
         for nid in self.extras:
             out.setdefault(nid, -1)  # an extender's verdict on a node no plugin filtered
         return out
@@ -183,16 +200,21 @@ class FilterColumns:
         final = self.final()
         if not final:
             return "{}"
-        pad = " " * (depth + 2)
-        parts = []
-        for nid, sid in final.items():
-            extra = self.extras.get(nid)
-            if extra is None:
-                trail = tables.trail_text(sid, depth + 2)
-            else:
-                trail = dump_at((tables.trail(sid) if sid >= 0 else []) + extra, depth + 2)
-            parts.append(f"{pad}{tables.name_text[nid]}: {trail}")
+        heads = tables.prefixed(depth + 2, "")
+        if self.extras:
+            parts = [heads[nid] + self._trail_text(tables, nid, sid, depth + 2)
+                     for nid, sid in final.items()]
+        else:
+            trails = {sid: tables.trail_text(sid, depth + 2) for sid in set(final.values())}
+            parts = map(add, map(heads.__getitem__, final), map(trails.__getitem__,
+                                                                final.values()))
         return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
+
+    def _trail_text(self, tables: Tables, nid: int, sid: int, depth: int) -> str:
+        extra = self.extras.get(nid)
+        if extra is None:
+            return tables.trail_text(sid, depth)
+        return dump_at((tables.trail(sid) if sid >= 0 else []) + extra, depth)
 
 
 class ScoreColumns:
@@ -268,11 +290,10 @@ class ScoreColumns:
 def _node_scores_text(tables, ids, raw, normalized, weight, depth) -> str:
     if not ids:
         return "{}"
-    p2, p4 = " " * (depth + 2), " " * (depth + 4)
-    names = tables.name_text
-    parts = [f'{p2}{names[i]}: {{\n{p4}"raw": {r},\n{p4}"normalized": {n},\n'
-             f'{p4}"weighted": {n * weight}\n{p2}}}'
-             for i, r, n in zip(ids, raw, normalized)]
+    heads = tables.prefixed(depth + 2, '{\n' + " " * (depth + 4) + '"raw": ')
+    tails = tables.score_tails(weight, depth + 2, normalized)
+    parts = map(add, map(add, map(heads.__getitem__, ids), map(str, raw)),
+                map(tails.__getitem__, normalized))
     return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
 
 
@@ -296,7 +317,6 @@ class TotalColumns:
             return dump_at(self.to_dict(tables), depth)
         if not self.ids:
             return "{}"
-        pad = " " * (depth + 2)
-        names = tables.name_text
-        return ("{\n" + ",\n".join(f"{pad}{names[i]}: {t}" for i, t in zip(self.ids, self.totals))
-                + "\n" + " " * depth + "}")
+        heads = tables.prefixed(depth + 2, "")
+        parts = map(add, map(heads.__getitem__, self.ids), map(str, self.totals))
+        return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
