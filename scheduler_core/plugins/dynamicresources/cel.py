@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import cel as celpkg
-
 from ...quantity import QuantityError, parse_quantity
 
 QUANTITY_TAG = "__k8s_quantity__"   # value: the quantity's exact value as a string
@@ -96,13 +94,21 @@ def _try(fn, text) -> bool:
     return True
 
 
+def _celpkg():
+    """The CEL package, imported on first use: importing it costs about half a second (its
+    command line pulls in typer, rich and prompt_toolkit), which every run paid before."""
+    import cel
+
+    return cel
+
+
 class Selector:
     """One compiled CEL selector expression."""
 
     def __init__(self, expression: str):
         self.expression = expression
         try:
-            self._program = celpkg.compile(expression)
+            self._program = _celpkg().compile(expression)
         except Exception as exc:  # the package reports syntax errors as several types
             raise CELError(_first_line(exc)) from exc
         # cel-go's type check: the only variable is `device` (and the macros' own variables).
@@ -115,7 +121,7 @@ class Selector:
 
     def matches(self, driver: str, attributes: dict, capacity: dict) -> bool:
         """Whether the device matches; CELError when evaluation fails or yields no bool."""
-        context = celpkg.Context()
+        context = _celpkg().Context()
         for name, fn in _FUNCTIONS.items():
             context.add_function(name, fn)
         context.add_variable("device", {

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Run `bench` over every scheduler_perf workload and write its table into docs/PERFORMANCE.md.
+
+    .venv/bin/python scripts/perf_table.py [--repeat 3] [--repeat-traced 1] [--doc PATH]
+
+One run on this machine: every workload at 5,000 nodes, SchedulingDaemonset at 15,000 (its
+threshold's variant) and SchedulingBasic at 50,000 too, each with the counts of the variant
+carrying Go's threshold; trace off (`--output summary`) with the medians of `--repeat` runs and
+trace on (the contract's JSON rendered) with the medians of `--repeat-traced`, the two series
+side by side (each measurement is a process of its own, timed in its own CPU time). bench's
+rows are printed as they come; the table between `<!-- table -->` and `<!-- /table -->` in the
+document is then replaced, with the commit, the date and the load average it ran under.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from threading import Lock
+from types import SimpleNamespace
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scheduler_core.bench import WORKLOADS, bench_command, rates, row  # noqa: E402
+
+BEGIN, END = "<!-- table -->", "<!-- /table -->"
+# (node count, workloads): the threshold variants' sizes.
+GROUPS = [(5000, [n for n in WORKLOADS if n != "SchedulingDaemonset"]),
+          (15000, ["SchedulingDaemonset"]),
+          (50000, ["SchedulingBasic"])]
+TARGETS = {"off": 2.0, "on": 1.0}   # whole process, times the Go floor
+
+
+def run_series(trace: str, repeat: int, lock) -> list[dict]:
+    results: list[dict] = []
+    for nodes, names in GROUPS:
+        out = io.StringIO()
+        args = SimpleNamespace(nodes=str(nodes), pods=None, workloads=",".join(names),
+                               profile="default", trace=trace, repeat=repeat)
+        status = bench_command(args, out=out, on_result=lambda r: _print(r, lock, results))
+        if status:
+            raise SystemExit(status)
+    return results
+
+
+def _print(result: dict, lock, results: list) -> None:
+    with lock:
+        print(row(result), flush=True)
+    results.append(result)
+
+
+def _ratio(value) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def markdown(results: list[dict], repeat: int, repeat_traced: int) -> str:
+    order = {name: i for i, name in enumerate(WORKLOADS)}
+    results = sorted(results, key=lambda r: (order[r["workload"]], r["nodes"], r["trace"]))
+    lines = ["| workload | nodes | pods | Go floor | trace | load s | run s | output s | whole s "
+             "| wall s | run ratio | whole ratio | target | peak MiB |",
+             "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
+    for r in results:
+        figures = rates(r)
+        whole = figures["whole"][1]
+        target = TARGETS[r["trace"]]
+        met = "-" if whole is None else ("met" if whole >= target else "**not met**")
+        lines.append(
+            f"| {r['workload']} | {r['nodes']:,} | {r['pods']:,} | "
+            f"{r['floor'] if r['floor'] else '-'} | {r['trace']} | {r['load']:.2f} | "
+            f"{r['run']:.2f} | {r['output']:.2f} | {r['whole']:.2f} | {r['wall']:.1f} | "
+            f"{_ratio(figures['run'][1])} | {_ratio(whole)} | {target:g}x: {met} | "
+            f"{r['peak_mib']:.0f} |")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    head = (f"Measured by `scripts/perf_table.py --repeat {repeat} --repeat-traced "
+            f"{repeat_traced}` at commit {commit}, {when}, load average at the end {load} "
+            f"(2 cores shared). Trace off: medians of {repeat}; trace on: medians of "
+            f"{repeat_traced}. Seconds are CPU seconds of the measuring process (wall s beside "
+            "them); ratios are measured pods bound per CPU second over the Go floor, of the run "
+            "alone and of the whole process (interpreter start, imports, load, build, run, "
+            "output). Target: whole process at least 2x trace off, 1x trace on.")
+    return "\n".join([head, "", *lines])
+
+
+def replace_table(doc: Path, table: str) -> None:
+    text = doc.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+    doc.write_text(text[:start] + "\n" + table + "\n" + text[end:], encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat-traced", type=int, default=1)
+    parser.add_argument("--doc", default=str(ROOT / "docs" / "PERFORMANCE.md"))
+    args = parser.parse_args(argv)
+    lock = Lock()
+    with ThreadPoolExecutor(2) as pool:
+        off = pool.submit(run_series, "off", args.repeat, lock)
+        on = pool.submit(run_series, "on", args.repeat_traced, lock)
+        results = off.result() + on.result()
+    replace_table(Path(args.doc), markdown(results, args.repeat, args.repeat_traced))
+    print(f"wrote {args.doc}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
