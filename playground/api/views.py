@@ -71,7 +71,11 @@ from playground.profiles.selectors import plugin_catalog
 from playground.profiles.services import profile_config_from_text, profile_update
 from playground.quotas import check_run_quota
 from playground.runs import services as runs
-from playground.runs.export import run_export_annotated, run_export_json_chunks
+from playground.runs.export import (
+    run_export_annotated,
+    run_export_json_chunks,
+    run_export_simulator_json,
+)
 from playground.runs.selectors import cycles_of, runs_visible_to
 from playground.runs.services import run_create
 from playground.runs.state import run_state
@@ -583,12 +587,15 @@ class RunExportView(PlaygroundMixin, APIView):
     content_negotiation_class = IgnoreFormatNegotiation
 
     @extend_schema(
-        summary="A run's results: the simulate contract's JSON, or pods annotated as "
-                "kube-scheduler-simulator annotates them",
-        parameters=[OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "annotated"],
+        summary="A run's results: the simulate contract's JSON, or the cluster as "
+                "kube-scheduler-simulator exports it",
+        parameters=[OpenApiParameter("format", OpenApiTypes.STR,
+                                     enum=["json", "annotated", "simulator"],
                                      description="json (default): {schemaVersion, bindings, "
-                                                 "cycles}; annotated: a v1 List of the run's "
-                                                 "pods as YAML")],
+                                                 "cycles}; simulator: kube-scheduler-"
+                                                 "simulator's /api/v1/export JSON, every pod "
+                                                 "with its result annotations; annotated: "
+                                                 "those pods as a v1 List in YAML")],
         responses={(200, "application/json"): OpenApiTypes.OBJECT,
                    (200, "application/yaml"): YAML_DOCUMENTS,
                    **errors(400, *READ_ERRORS)},
@@ -604,9 +611,13 @@ class RunExportView(PlaygroundMixin, APIView):
             response = StreamingHttpResponse([run_export_annotated(run=run)],
                                              content_type="application/yaml; charset=utf-8")
             extension = "yaml"
+        elif fmt == "simulator":
+            response = StreamingHttpResponse([run_export_simulator_json(run=run)],
+                                             content_type="application/json")
+            extension = "simulator.json"
         else:
             raise InvalidInput({"format": [f'Unsupported value: "{fmt}": supported '
-                                                    'values: "annotated", "json"']})
+                                                    'values: "annotated", "json", "simulator"']})
         response["Content-Disposition"] = f'attachment; filename="run-{run.pk}.{extension}"'
         return response
 

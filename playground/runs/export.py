@@ -1,16 +1,17 @@
-"""A run's exports: the contract's JSON (as `simulate --output json` prints it) and the pods
-annotated as kube-scheduler-simulator annotates them."""
+"""A run's exports: the contract's JSON (as `simulate --output json` prints it), and the
+cluster as kube-scheduler-simulator exports it (`simulate --output simulator`): its
+/api/v1/export JSON, or its pods alone as a v1 List (`annotated`)."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterator
 
 from playground.clusters.services import BULK_BATCH, dump_yaml
 from playground.models import Run, stored_trace, stored_trace_text
-from scheduler_core import simulator_annotations as annotations
+from playground.runs.sessions import new_session
 from scheduler_core.simulate import SCHEMA_VERSION
+from scheduler_core.simulator_snap import export_resources
 
 
 def run_bindings(run: Run) -> dict[str, str | None]:
@@ -45,26 +46,27 @@ def run_export_json_chunks(*, run: Run) -> Iterator[str]:
     yield "]\n}\n" if first else "\n  ]\n}\n"
 
 
+def run_export_simulator(*, run: Run) -> dict:
+    """The cluster where the run stands, as the simulator exports it: the run replayed to its
+    cycle (every pod the controllers and the timeline made is there), each pod annotated
+    from its stored cycles."""
+    session = new_session(run)
+    session.replay(run.cycle_count)
+    if run.status == Run.FINISHED and not session.finished:
+        session.advance(1)   # the events after the last cycle (a victim's deletion...)
+    cycles = [stored_trace(legacy, packed) for legacy, packed in
+              run.cycles.order_by("index").values_list("legacy_trace", "packed")
+              .iterator(chunk_size=200)]
+    return export_resources(session.scheduler, cycles)
+
+
+def run_export_simulator_json(*, run: Run) -> str:
+    return json.dumps(run_export_simulator(run=run), indent=2) + "\n"
+
+
 def run_export_annotated(*, run: Run) -> str:
-    """The run's pods as a v1 List, each scheduled pod carrying kube-scheduler-simulator's
-    result annotations from its last scheduling cycle."""
-    last: dict[str, dict] = {}
-    for pod, legacy, packed in run.cycles.order_by("index").values_list(
-            "pod", "legacy_trace", "packed").iterator(chunk_size=200):
-        last[pod] = (legacy, packed)
-    bindings = run_bindings(run)
-    items = []
-    for doc in run.documents:
-        if doc.get("kind") != "Pod":
-            continue
-        pod = copy.deepcopy(doc)
-        meta = pod.setdefault("metadata", {})
-        key = f"{meta.get('namespace') or 'default'}/{meta.get('name')}"
-        if bindings.get(key):
-            pod.setdefault("spec", {})["nodeName"] = bindings[key]
-        if key in last:
-            meta["annotations"] = {**(meta.get("annotations") or {}),
-                                   **annotations.pod_annotations(stored_trace(*last[key]))}
-        items.append(pod)
+    """The run's pods as a v1 List (YAML), as run_export_simulator has them."""
+    pods = run_export_simulator(run=run)["pods"]
+    items = [{"apiVersion": "v1", "kind": "Pod", **pod} for pod in pods]
     return dump_yaml({"apiVersion": "v1", "kind": "List", "items": items,
                       "metadata": {"resourceVersion": ""}})

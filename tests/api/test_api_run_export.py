@@ -1,4 +1,5 @@
-"""/api/runs/{id}/export/?format=json|annotated: the contract's JSON, simulator annotations."""
+"""/api/runs/{id}/export/?format=json|annotated|simulator: the contract's JSON, the cluster as
+kube-scheduler-simulator exports it (its pods with its annotations)."""
 
 import json
 
@@ -10,6 +11,7 @@ from playground.runs.services import run_create
 from scheduler_core import simulator_annotations as annotations
 from scheduler_core.simulate import simulate
 from tests.api.conftest import FIXTURES, finish_run, import_fixture
+from tests.helpers import new_run
 
 
 def _get(api, run, fmt=None):
@@ -56,7 +58,7 @@ def test_annotated_pods_carry_the_simulators_annotations(api, finished_run):
         "prefilter-result", "prefilter-result-status", "filter-result", "postfilter-result",
         "prescore-result", "score-result", "finalscore-result", "reserve-result",
         "permit-result", "permit-result-timeout", "prebind-result", "bind-result",
-        "selected-node")}
+        "selected-node", "result-history")}
     assert notes[prefix + "selected-node"] == "node-b"
     filters = json.loads(notes[prefix + "filter-result"])
     assert filters["node-b"]["NodeResourcesFit"] == "passed"
@@ -116,7 +118,8 @@ def test_a_preemption_is_annotated_on_the_nominated_node(api, alice):
 def test_an_unknown_format_is_400(api, finished_run):
     response = api.get(f"/api/runs/{finished_run.pk}/export/?format=xml")
     assert response.status_code == 400
-    assert "format" in response.json()
+    assert response.json()["format"] == ['Unsupported value: "xml": supported values: '
+                                         '"annotated", "json", "simulator"']
 
 
 def test_it_rejects_other_users_run(bob_api, finished_run):
@@ -132,3 +135,71 @@ def test_a_shared_clusters_run_can_be_exported_by_others(api, bob, shared_cluste
     finish_run(run)
     assert Run.objects.get(pk=run.pk).status == "finished"
     assert json.loads(_get(api, run))["bindings"]["default/web-ssd"] == "node-a"
+
+
+WORKLOADS = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {app: web}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: 500m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: gated}
+spec:
+  schedulingGates: [{name: example.com/wait}]
+  containers: [{name: c, image: nginx}]
+---
+apiVersion: playground.k8s.local/v1
+kind: Timeline
+metadata: {name: open}
+spec:
+  steps:
+  - {at: 5, action: RemoveSchedulingGate, pod: gated}
+"""
+
+
+@pytest.fixture
+def workload_run(alice):
+    run = new_run(alice, "workloads.yaml", text=WORKLOADS, seed=2)
+    finish_run(run)
+    return Run.objects.get(pk=run.pk)
+
+
+def test_the_annotated_pods_include_the_controllers_and_no_gates_on_bound_pods(
+        api, workload_run):
+    listing = yaml.safe_load(_get(api, workload_run, "annotated"))
+    pods = {p["metadata"]["name"]: p for p in listing["items"]}
+    made = [n for n in pods if n.startswith("web-")]
+    assert len(made) == 2
+    assert all(pods[n]["metadata"]["ownerReferences"][0]["kind"] == "ReplicationController"
+               for n in made)
+    assert pods["gated"]["spec"]["nodeName"] == "n1"
+    assert "schedulingGates" not in pods["gated"]["spec"]
+    history = json.loads(pods["gated"]["metadata"]["annotations"][annotations.RESULT_HISTORY])
+    assert len(history) == 1
+
+
+def test_the_simulator_format_is_its_export_and_loads_back(api, workload_run, tmp_path):
+    response = api.get(f"/api/runs/{workload_run.pk}/export/?format=simulator")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].endswith(f'run-{workload_run.pk}.simulator.json"')
+    body = json.loads(b"".join(response.streaming_content))
+    assert set(body) == {"pods", "nodes", "pvs", "pvcs", "storageClasses", "priorityClasses",
+                         "schedulerConfig", "namespaces"}
+    assert len(body["pods"]) == 3
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(body))
+    again = simulate([str(path)], seed=2)
+    placed = {pi.key: pi.node_name for pi in again.scheduler.pods}
+    assert all(node == "n1" for node in placed.values()) and len(placed) == 3
