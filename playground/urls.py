@@ -27,13 +27,16 @@ urlpatterns = [
     path("api/auth/login/", throttle_sign_in(auth_views.LoginView.as_view(
         template_name="rest_framework/login.html")), name="api-login"),
     path("api/auth/", include("rest_framework.urls")),
-    # REST API: clusters, objects, profiles, runs, plugins; timelines; workshops.
+    # REST API: clusters, objects, profiles, runs, plugins; the profile editor's, the compare
+    # view's and the run page's reads; timelines; workshops.
     path("api/", include("playground.api.urls")),
+    path("api/", include("playground.profiles.urls")),
+    path("api/", include("playground.runs.urls")),
     path("api/", include("playground.timelines.urls")),
     path("api/workshops/", include("playground.workshops.api_urls")),
     re_path(r"^api/", errors.api_not_found),
     # Sign-in, join and workshop pages.
     path("", include("playground.workshops.pages")),
-    # Browser pages and their JSON helpers.
+    # Browser pages.
     path("", include("playground.pages")),
 ]

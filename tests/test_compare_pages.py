@@ -8,7 +8,7 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
-from playground import pages
+from playground.profiles import services as profile_services
 from playground.profiles.services import profile_update
 from playground.runs.services import run_create
 from tests.api.conftest import finish_run, import_fixture
@@ -42,7 +42,7 @@ def test_two_runs_of_one_cluster_are_diffed_with_their_profiles(client, carol):
     spread = finished(cluster, carol)
     profile_update(cluster=cluster, config=BIN_PACK)
     packed = finished(cluster, carol)
-    data = client.get(f"/ui/runs/compare/?a={spread.pk}&b={packed.pk}").json()
+    data = client.get(f"/api/runs/compare/?a={spread.pk}&b={packed.pk}").json()
     a, b = data["a"], data["b"]
     assert a["run"]["profile"] != b["run"]["profile"]
     assert a["run"]["profile"].startswith("default-scheduler · ")
@@ -72,22 +72,25 @@ def test_runs_of_two_clusters_or_bad_ids_get_a_clear_answer(client, carol):
                               owner=carol)
     two = run_create(cluster=import_fixture(carol, "taints-affinity.yaml"), seed=1,
                               owner=carol)
-    response = client.get(f"/ui/runs/compare/?a={one.pk}&b={two.pk}")
+    response = client.get(f"/api/runs/compare/?a={one.pk}&b={two.pk}")
     assert response.status_code == 400
-    assert "different clusters" in response.json()["detail"]
-    response = client.get(f"/ui/runs/compare/?a={one.pk}&b=x")
-    assert response.status_code == 400 and "two run ids" in response.json()["detail"]
+    [message] = response.json()["detail"]
+    assert "different clusters" in message
+    response = client.get(f"/api/runs/compare/?a={one.pk}&b=x")
+    assert response.status_code == 400
+    assert response.json() == {"b": ["compare needs two run ids: ?a=<id>&b=<id>"]}
     other = User.objects.create_user("dave", password="dave-password-1")
     hidden = run_create(cluster=import_fixture(other, "gpu-cluster.yaml"), seed=1,
                                  owner=other)
-    assert client.get(f"/ui/runs/compare/?a={one.pk}&b={hidden.pk}").status_code == 404
+    assert client.get(f"/api/runs/compare/?a={one.pk}&b={hidden.pk}").status_code == 404
 
 
 def test_compare_names_its_limit_when_a_cluster_is_over_it(client, carol, monkeypatch):
-    assert pages.COMPARE_MAX_NODES == 5000
+    assert profile_services.COMPARE_MAX_NODES == 5000
     cluster = import_fixture(carol, "gpu-cluster.yaml")
-    monkeypatch.setattr(pages, "COMPARE_MAX_NODES", 10)
-    response = client.post(f"/ui/clusters/{cluster.pk}/compare/", json.dumps({"a": None}),
+    monkeypatch.setattr(profile_services, "COMPARE_MAX_NODES", 10)
+    response = client.post(f"/api/clusters/{cluster.pk}/compare/", json.dumps({"a": None}),
                            content_type="application/json")
     assert response.status_code == 413
-    assert "up to 10 nodes" in response.json()["detail"]
+    [message] = response.json()["detail"]
+    assert "up to 10 nodes" in message

@@ -1,4 +1,5 @@
-"""The browser pages' server side (playground/pages.py): access, and the JSON helpers."""
+"""The browser pages (playground/pages.py) and the API reads only they use (profiles/api.py,
+runs/api.py): access, the profile editor's YAML and check, the run page's objects and history."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def test_pages_need_a_login(client):
     response = client.get("/clusters/")
     assert response.status_code == 302
     assert response["Location"].startswith("/login/")
-    assert post(client, "/ui/profile/check/", {}).status_code == 403
+    assert post(client, "/api/profiles/check/", {}).status_code == 403
 
 
 def test_pages_render_for_what_the_user_may_see(client, carol):
@@ -41,8 +42,8 @@ def test_pages_render_for_what_the_user_may_see(client, carol):
     other = User.objects.create_user("dave", password="dave-password-1")
     hidden = import_fixture(other, "gpu-cluster.yaml")
     assert client.get(f"/clusters/{hidden.pk}/").status_code == 404
-    assert client.get(f"/ui/clusters/{hidden.pk}/compare/").status_code == 405
-    assert post(client, f"/ui/clusters/{hidden.pk}/compare/", {}).status_code == 404
+    assert client.get(f"/api/clusters/{hidden.pk}/compare/").status_code == 405
+    assert post(client, f"/api/clusters/{hidden.pk}/compare/", {}).status_code == 404
 
 
 def test_yaml_round_trip_and_parse_errors(client, carol):
@@ -50,24 +51,24 @@ def test_yaml_round_trip_and_parse_errors(client, carol):
               "profiles": [{"schedulerName": "default-scheduler",
                             "plugins": {"score": {"enabled": [{"name": "NodeResourcesFit",
                                                                "weight": 5}]}}}]}
-    text = post(client, "/ui/yaml/", {"data": config}).json()["text"]
+    text = post(client, "/api/profiles/yaml/", {"data": config}).json()["text"]
     assert text.startswith("apiVersion: kubescheduler.config.k8s.io/v1\nkind: ")
     assert "  - schedulerName: default-scheduler" in text  # block style, lists indented
-    assert post(client, "/ui/yaml/", {"text": text}).json() == {"data": config}
-    broken = post(client, "/ui/yaml/", {"text": "profiles: [\n  - a: b\n"}).json()
+    assert post(client, "/api/profiles/yaml/", {"text": text}).json() == {"data": config}
+    broken = post(client, "/api/profiles/yaml/", {"text": "profiles: [\n  - a: b\n"}).json()
     assert broken["line"] and broken["error"].startswith(f"line {broken['line']}:")
-    assert "error" in post(client, "/ui/yaml/", {"text": "- just a list"}).json()
+    assert "error" in post(client, "/api/profiles/yaml/", {"text": "- just a list"}).json()
 
 
 def test_profile_check_expands_the_pipeline_or_gives_kube_scheduler_messages(client, carol):
-    ok = post(client, "/ui/profile/check/", {"config": None}).json()
+    ok = post(client, "/api/profiles/check/", {"config": None}).json()
     assert ok["ok"]
     default = ok["profiles"][0]
     assert default["points"]["queueSort"] == ["PrioritySort"]
     assert default["weights"]["TaintToleration"] == 3
     assert default["pluginConfig"]["NodeResourcesFit"]["scoringStrategy"]["type"] == \
         "LeastAllocated"
-    bad = post(client, "/ui/profile/check/", {"config": {
+    bad = post(client, "/api/profiles/check/", {"config": {
         "percentageOfNodesToScore": 120,
         "profiles": [{"pluginConfig": [{"name": "InterPodAffinity",
                                         "args": {"hardPodAffinityWeight": 500}}]}]}}).json()
@@ -76,7 +77,7 @@ def test_profile_check_expands_the_pipeline_or_gives_kube_scheduler_messages(cli
         bad["errors"]
     assert any(e.startswith("profiles[0].pluginConfig[0].args.hardPodAffinityWeight")
                for e in bad["errors"])
-    negative = post(client, "/ui/profile/check/", {"config": {"profiles": [{"plugins": {
+    negative = post(client, "/api/profiles/check/", {"config": {"profiles": [{"plugins": {
         "score": {"enabled": [{"name": "TaintToleration", "weight": -1}]}}}]}}).json()
     assert negative["errors"] == [
         'profiles[0]: score plugin "TaintToleration" has a negative weight -1']
@@ -85,7 +86,7 @@ def test_profile_check_expands_the_pipeline_or_gives_kube_scheduler_messages(cli
 def test_run_objects_and_timeline_with_preemption(client, carol):
     cluster = import_fixture(carol, "preemption-lesson.yaml")
     run = run_create(cluster=cluster, seed=1, owner=carol)
-    objects = client.get(f"/ui/runs/{run.pk}/objects/").json()
+    objects = client.get(f"/api/runs/{run.pk}/objects/").json()
     assert set(objects["nodes"]) == {"node-1", "node-2", "node-3"}
     assert objects["nodes"]["node-1"]["allocatable"]["cpu"] == 4000
     urgent = objects["pods"]["default/urgent"]
@@ -94,7 +95,7 @@ def test_run_objects_and_timeline_with_preemption(client, carol):
     assert objects["pods"]["default/batch-1"]["grace"] == 30.0
 
     cycles = finish_run(run)
-    rows = client.get(f"/ui/runs/{run.pk}/timeline/").json()["cycles"]
+    rows = client.get(f"/api/runs/{run.pk}/history/").json()["cycles"]
     assert [r[:5] for r in rows] == [[c["index"], c["time"], c["pod"], c["outcome"], c["node"]]
                                      for c in cycles]
     assert rows[0][5] == {k: cycles[0]["preemption"][k] for k in rows[0][5]}
@@ -105,7 +106,7 @@ def test_compare_runs_the_cluster_under_two_configurations(client, carol):
     cluster = import_fixture(carol, "gpu-cluster.yaml")
     bin_pack = {"profiles": [{"pluginConfig": [{"name": "NodeResourcesFit", "args": {
         "scoringStrategy": {"type": "MostAllocated"}}}]}]}
-    result = post(client, f"/ui/clusters/{cluster.pk}/compare/",
+    result = post(client, f"/api/clusters/{cluster.pk}/compare/",
                   {"a": None, "b": bin_pack, "seed": 1}).json()
     a, b = result["a"], result["b"]
     assert all(a["bindings"].values()) and all(b["bindings"].values())
@@ -113,7 +114,7 @@ def test_compare_runs_the_cluster_under_two_configurations(client, carol):
     used = {side: sum(1 for u in r["usage"].values() if u["pods"][0]) for side, r in
             (("a", a), ("b", b))}
     assert used["b"] < used["a"]
-    bad = post(client, f"/ui/clusters/{cluster.pk}/compare/",
+    bad = post(client, f"/api/clusters/{cluster.pk}/compare/",
                {"a": None, "b": {"percentageOfNodesToScore": 101}})
     assert bad.status_code == 400
     assert "not in valid range" in bad.json()["b"][0]
@@ -126,27 +127,28 @@ def test_compare_runs_the_cluster_under_two_configurations(client, carol):
      "aliases expand to more than"),
 ])
 def test_the_yaml_helper_refuses_hostile_text_with_an_answer(client, carol, text, error):
-    response = post(client, "/ui/yaml/", {"text": text})
+    response = post(client, "/api/profiles/yaml/", {"text": text})
     assert response.status_code == 200
     assert error in response.json()["error"]
 
 
-def test_a_deeply_nested_body_is_an_empty_one(client, carol):
-    response = client.post("/ui/yaml/", "[" * 100_000 + "]" * 100_000,
+def test_a_deeply_nested_body_is_refused_as_every_api_call_refuses_it(client, carol):
+    response = client.post("/api/profiles/yaml/", "[" * 100_000 + "]" * 100_000,
                            content_type="application/json")
-    assert response.status_code == 200
-    assert response.json() == {"data": {}}
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "request body: nesting is deeper than the limit of 100 levels"}
 
 
 def test_run_objects_give_local_volumes_and_pod_constraints(client, carol):
     storage = run_create(cluster=import_fixture(carol, "storage-lesson.yaml"), seed=1,
                                   owner=carol)
-    nodes = client.get(f"/ui/runs/{storage.pk}/objects/").json()["nodes"]
+    nodes = client.get(f"/api/runs/{storage.pk}/objects/").json()["nodes"]
     assert nodes["node-a1"]["volumes"] == ["local-a1"]
     assert nodes["node-c1"]["volumes"] == ["local-c1", "logs-c1"]
     lesson = run_create(cluster=import_fixture(carol, "taints-affinity.yaml"), seed=1,
                                  owner=carol)
-    pods = client.get(f"/ui/runs/{lesson.pk}/objects/").json()["pods"]
+    pods = client.get(f"/api/runs/{lesson.pk}/objects/").json()["pods"]
     assert pods["default/trainer"]["tolerations"][0]["key"] == "dedicated"
     assert pods["default/trainer"]["nodeSelector"] == {"accelerator": "nvidia"}
     assert "requiredDuringSchedulingIgnoredDuringExecution" in \

@@ -78,7 +78,7 @@ export function argsFor(profile, name, defaults = {}) {
   return entry.args;
 }
 
-/** The effective score weights of a profile from /ui/profile/check/ (name -> weight). */
+/** The effective score weights of a profile from /api/profiles/check/ (name -> weight). */
 export function effectiveWeights(check, i = 0) {
   return (check && check.ok && check.profiles[i]) ? check.profiles[i].weights : {};
 }

@@ -1,7 +1,7 @@
 // The profile editor: plugins per extension point (add, remove, reorder, enable/disable the
 // defaults), Score weights, typed plugin args, percentageOfNodesToScore, extenders, and a
 // YAML tab kept in sync both ways. Every change is checked by the engine's validation
-// (/ui/profile/check/); saving shows the API's kube-scheduler messages next to their fields.
+// (/api/profiles/check/); saving shows the API's kube-scheduler messages next to their fields.
 import { api } from "./api.js";
 import {
   POINTS, POINT_LABELS, argsFor, blankConfig, clone, pluginConfigIndex, pluginSet, profileAt, tidy,
@@ -19,7 +19,7 @@ let saved = null; // the config as stored
 let config = null; // the working copy
 let catalog = []; // /api/plugins/
 let byName = {};
-let check = null; // the last /ui/profile/check/ answer
+let check = null; // the last /api/profiles/check/ answer
 let index = 0; // the profile being edited
 let writable = true;
 let yamlError = "";

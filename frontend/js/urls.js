@@ -18,14 +18,14 @@ export const urls = {
   runCycles: (id) => `/api/runs/${id}/cycles/`,
   runCycle: (id, index) => `/api/runs/${id}/cycles/${index}/`,
   runSocket: (id) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/runs/${id}/`,
-  // page helpers (playground/pages.py)
-  yaml: "/ui/yaml/",
-  profileCheck: "/ui/profile/check/",
-  runObjects: (id) => `/ui/runs/${id}/objects/`,
-  runTimeline: (id) => `/ui/runs/${id}/timeline/`,
-  runView: (id, part) => `/ui/runs/${id}/view/${part ? `?part=${part}` : ""}`,
-  compare: (id) => `/ui/clusters/${id}/compare/`,
-  compareRuns: (a, b) => `/ui/runs/compare/?a=${a}&b=${b}`,
+  // the profile editor's, the compare view's and the run page's reads (profiles/api.py, runs/api.py)
+  yaml: "/api/profiles/yaml/",
+  profileCheck: "/api/profiles/check/",
+  runObjects: (id) => `/api/runs/${id}/objects/`,
+  runHistory: (id) => `/api/runs/${id}/history/`,
+  runView: (id, part) => `/api/runs/${id}/view/${part ? `?part=${part}` : ""}`,
+  compare: (id) => `/api/clusters/${id}/compare/`,
+  compareRuns: (a, b) => `/api/runs/compare/?a=${a}&b=${b}`,
   // pages
   clusterPage: (id) => `/clusters/${id}/`,
   runPage: (id) => `/runs/${id}/`,

@@ -2,13 +2,20 @@
 
 A node's local volumes (the PersistentVolumes whose required node affinity names it); a pod's
 scheduling constraints: node selector, affinities, tolerations, spread constraints and the
-volumes it mounts. The run view (playground.pages.describe_objects) and the workshop pages
-(playground.workshops.lessons) both read them here.
+volumes it mounts; `describe_objects` puts them together for a run's documents. The run view
+(playground.runs.selectors.run_objects) and the workshop pages (playground.workshops.lessons)
+both read them here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from scheduler_core.framework.types import Resource
+from scheduler_core.loader import load_documents
+
+# A pod's terminationGracePeriodSeconds when its manifest gives none (the API server's default).
+DEFAULT_GRACE_PERIOD = 30.0
 
 
 def local_volumes(pvs: Iterable[dict]) -> dict[str, list[str]]:
@@ -36,3 +43,41 @@ def pod_constraints(spec: dict) -> dict:
                     for v in spec.get("volumes") or []],
     }
     return {k: v for k, v in parts.items() if v}
+
+
+def _resources(res) -> dict:
+    out = {"cpu": res.milli_cpu, "memory": res.memory}
+    if res.ephemeral_storage:
+        out["ephemeral-storage"] = res.ephemeral_storage
+    out.update(res.scalar)
+    return out
+
+
+def describe_objects(documents: list) -> dict:
+    """Nodes (labels, taints, allocatable, local volumes) and pods (requests, priority,
+    grace, scheduling constraints) of a run (its documents were checked when stored)."""
+    cluster = load_documents([("run", documents)], checked=True)
+    volumes = local_volumes(cluster.objects.pvs.values())
+    nodes = {}
+    for manifest in cluster.nodes:
+        meta, spec = manifest.get("metadata") or {}, manifest.get("spec") or {}
+        alloc = Resource.from_list((manifest.get("status") or {}).get("allocatable") or {})
+        nodes[meta.get("name", "")] = {
+            "labels": meta.get("labels") or {},
+            "taints": spec.get("taints") or [],
+            "unschedulable": bool(spec.get("unschedulable")),
+            "allocatable": _resources(alloc) | {"pods": alloc.allowed_pod_number},
+            "volumes": volumes.get(meta.get("name", ""), []),
+        }
+    pods = {}
+    for pi in cluster.pod_infos():
+        grace = pi.spec.get("terminationGracePeriodSeconds")
+        pods[pi.key] = {
+            "requests": _resources(pi.requests),
+            "priority": pi.priority,
+            "node": pi.node_name or None,
+            "grace": DEFAULT_GRACE_PERIOD if grace is None else float(grace),
+            "gates": pi.scheduling_gates,
+            **pod_constraints(pi.spec),
+        }
+    return {"nodes": nodes, "pods": pods}

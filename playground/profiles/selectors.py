@@ -1,4 +1,6 @@
-"""Reads for profiles: the plugin catalog and a profile's short label."""
+"""Reads for profiles: the plugin catalog, what each profile runs at each extension point
+(the engine's own expansion, so the editor's preview never disagrees with a run) and a
+profile's short label."""
 
 from __future__ import annotations
 
@@ -7,10 +9,12 @@ import functools
 import hashlib
 import json
 
-from playground.engine import out_of_tree_plugins
-from scheduler_core.config import DEFAULT_MULTI_POINT
+from playground.engine import out_of_tree_plugins, scheduler_registry
+from scheduler_core.config import DEFAULT_MULTI_POINT, parse_configuration
+from scheduler_core.errors import ConfigError, InputError
 from scheduler_core.framework.handle import FakeHandle
 from scheduler_core.framework.interfaces import EXTENSION_POINTS
+from scheduler_core.framework.runtime import FrameworkError, expand_plugins
 from scheduler_core.plugins.registry import default_registry
 
 
@@ -48,3 +52,23 @@ def profile_label(config: dict | None) -> str:
              for p in config.get("profiles") or [{}] if isinstance(p, dict)]
     canonical = json.dumps(config, sort_keys=True, separators=(",", ":"))
     return f"{', '.join(names)} · {hashlib.sha256(canonical.encode()).hexdigest()[:8]}"
+
+
+def expand_profiles(config: dict | None) -> dict:
+    """What each profile runs at each extension point, or kube-scheduler's messages."""
+    registry = scheduler_registry()
+    try:
+        cfg = parse_configuration(config, registry)
+    except ConfigError as exc:
+        return {"ok": False, "errors": exc.errors}
+    except InputError as exc:
+        return {"ok": False, "errors": [str(exc)]}
+    profiles = []
+    for i, profile in enumerate(cfg.profiles):
+        try:
+            points, weights = expand_plugins(profile, registry)
+        except FrameworkError as exc:
+            return {"ok": False, "errors": [f"profiles[{i}]: {exc}"]}
+        profiles.append({"schedulerName": profile.scheduler_name, "points": points,
+                         "weights": weights, "pluginConfig": profile.plugin_config})
+    return {"ok": True, "errors": [], "profiles": profiles}

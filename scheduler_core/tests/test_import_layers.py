@@ -35,7 +35,7 @@ PLAYGROUND_LAYERS = (
                 "playground.workshops.conceal", "playground.workshops.answers",
                 "playground.workshops.events", "playground.workshops.join_throttle",
                 "playground.site.health",
-                "playground.site.throttling")),
+                "playground.site.throttling", "playground.profiles.text")),
     ("storage", ("playground.models", "playground.*.models")),
     ("configuration", ("playground", "playground.*", "playground.celery", "playground.settings",
                        "playground.env")),

@@ -14,7 +14,7 @@ def schema(client, db):
 def _operations(schema):
     for path, item in schema["paths"].items():
         for method, operation in item.items():
-            if path.startswith(("/api/clusters", "/api/runs", "/api/plugins")):
+            if path.startswith(("/api/clusters", "/api/runs", "/api/plugins", "/api/profiles")):
                 yield path, method, operation
 
 
@@ -58,5 +58,16 @@ def test_the_documented_endpoints_are_the_specs(schema):
                      "/api/runs/{id}/start/", "/api/runs/{id}/step/", "/api/runs/{id}/pause/",
                      "/api/runs/{id}/resume/", "/api/runs/{id}/reset/", "/api/runs/{id}/cycles/",
                      "/api/runs/{id}/cycles/{index}/", "/api/runs/{id}/state/",
-                     "/api/runs/{id}/export/", "/api/plugins/", "/api/auth/token/"):
+                     "/api/runs/{id}/export/", "/api/plugins/", "/api/auth/token/",
+                     "/api/profiles/yaml/", "/api/profiles/check/", "/api/clusters/{id}/compare/",
+                     "/api/runs/{id}/view/", "/api/runs/{id}/objects/", "/api/runs/{id}/history/",
+                     "/api/runs/compare/"):
         assert expected in paths
+
+
+def test_the_pages_json_is_the_documented_api_and_nothing_answers_under_ui(client, alice):
+    """One API: what the pages read is documented under /api/, and the old /ui/ helpers are
+    gone rather than answering beside it."""
+    client.force_login(alice)
+    for url in ("/ui/yaml/", "/ui/profile/check/", "/ui/runs/1/view/", "/ui/runs/compare/"):
+        assert client.get(url).status_code == 404, url

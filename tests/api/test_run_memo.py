@@ -68,7 +68,7 @@ def test_an_action_on_a_paused_run_is_a_new_key_and_shows_in_the_timeline(api, a
     run.status = Run.PAUSED
     run.save()
     key = run_memo.documents_key(run)
-    before = api.get(f"/ui/runs/{run.pk}/objects/").json()
+    before = api.get(f"/api/runs/{run.pk}/objects/").json()
     assert before["nodes"]
     assert api.get(f"/api/runs/{run.pk}/timeline/").json()["steps"] == []
     node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "extra"},
@@ -79,7 +79,7 @@ def test_an_action_on_a_paused_run_is_a_new_key_and_shows_in_the_timeline(api, a
     run.refresh_from_db()
     assert run_memo.documents_key(run) != key
     # The objects are the documents' (a step's objects come at replay), read again.
-    assert api.get(f"/ui/runs/{run.pk}/objects/").json() == before
+    assert api.get(f"/api/runs/{run.pk}/objects/").json() == before
     assert len(run_memo.objects_memo._values) == 2
     steps = api.get(f"/api/runs/{run.pk}/timeline/").json()["steps"]
     assert [s["action"] for s in steps] == ["Create"]

@@ -1,4 +1,4 @@
-"""/ui/runs/{id}/view/: the run page's first view in one response, and its state refresh."""
+"""/api/runs/{id}/view/: the run page's first view in one response, and its state refresh."""
 
 from playground.models import Run
 from playground.runs import sessions as run_sessions
@@ -9,19 +9,19 @@ from .conftest import import_fixture
 
 def test_the_first_view_has_the_row_state_objects_and_cycles(api, finished_run):
     run_sessions.sessions.clear()  # a process that never ran it: the replay is read once
-    view = api.get(f"/ui/runs/{finished_run.pk}/view/").json()
+    view = api.get(f"/api/runs/{finished_run.pk}/view/").json()
     assert view["run"]["id"] == finished_run.pk
     assert view["run"]["cycle_count"] == finished_run.cycle_count == view["state"]["cycles"]
     assert view["run"]["canControl"] is True
     # Every node (the socket's snapshot is capped), and the objects the tooltips read.
     assert len(view["state"]["nodes"]) == view["state"]["nodeCount"] == 5
     assert view["state"]["bindings"]["default/web-ssd"] == "node-a"
-    assert view["objects"] == api.get(f"/ui/runs/{finished_run.pk}/objects/").json()
-    assert view["timeline"] == api.get(f"/ui/runs/{finished_run.pk}/timeline/").json()["cycles"]
+    assert view["objects"] == api.get(f"/api/runs/{finished_run.pk}/objects/").json()
+    assert view["timeline"] == api.get(f"/api/runs/{finished_run.pk}/history/").json()["cycles"]
 
 
 def test_the_state_part_leaves_the_objects_and_cycles_out(api, finished_run):
-    view = api.get(f"/ui/runs/{finished_run.pk}/view/?part=state").json()
+    view = api.get(f"/api/runs/{finished_run.pk}/view/?part=state").json()
     assert set(view) == {"run", "state", "cycles"}
     assert view["state"]["cycles"] == finished_run.cycle_count
 
@@ -29,10 +29,10 @@ def test_the_state_part_leaves_the_objects_and_cycles_out(api, finished_run):
 def test_a_watcher_may_not_drive_and_others_do_not_see_it(bob_api, alice):
     shared = import_fixture(alice, cluster_name="shared", shared=True)
     run = run_create(cluster=shared, seed=0, owner=alice)
-    assert bob_api.get(f"/ui/runs/{run.pk}/view/").json()["run"]["canControl"] is False
+    assert bob_api.get(f"/api/runs/{run.pk}/view/").json()["run"]["canControl"] is False
     mine = run_create(cluster=import_fixture(alice, cluster_name="mine"), seed=0,
                                owner=alice)
-    assert bob_api.get(f"/ui/runs/{mine.pk}/view/").status_code == 404
+    assert bob_api.get(f"/api/runs/{mine.pk}/view/").status_code == 404
     assert Run.objects.count() == 2
 
 

@@ -123,7 +123,7 @@ def test_gpu_lesson_walk_check_change_rerun(page):
     assert all(before.values())
 
     # The history slider goes back to a GPU pod's cycle without running anything.
-    rows = page.request.get(f"/ui/runs/{run}/timeline/").json()["cycles"]
+    rows = page.request.get(f"/api/runs/{run}/history/").json()["cycles"]
     gpu_cycle = next(r[0] for r in rows if r[2].startswith("default/train"))
     page.locator("#history").fill(str(gpu_cycle))
     expect(page.locator("#cycle-title")).to_have_text(f"Cycle #{gpu_cycle}")

@@ -67,7 +67,7 @@ def test_preemption_shows_nomination_victims_and_next_cycle(page):
     for _ in range(5):
         page.keyboard.press("c")
         page.wait_for_timeout(300)
-        rows = page.request.get(f"/ui/runs/{run}/timeline/").json()["cycles"]
+        rows = page.request.get(f"/api/runs/{run}/history/").json()["cycles"]
         retry = [r for r in rows if r[2] == trace["pod"] and r[0] > 0]
         if retry:
             break

@@ -47,7 +47,7 @@ def test_storage_lesson_volume_decisions_and_the_unreserve_revert(page):
     cluster = private_clone(page, "storage-lesson", "storage-browser")
     run = start_run(page, cluster)
     step_cycles(page, 5)  # db-0, logs-0, cache-big, cache-small, scratch-0
-    rows = page.request.get(f"/ui/runs/{run}/timeline/").json()["cycles"]
+    rows = page.request.get(f"/api/runs/{run}/history/").json()["cycles"]
     assert [r[2] for r in rows] == ["default/db-0", "default/logs-0", "default/cache-big",
                                     "default/cache-small", "default/scratch-0"]
 
@@ -134,7 +134,7 @@ def test_gang_lesson_waits_times_out_and_releases_then_the_fitting_group_binds(p
     expect(page.locator("#cycle-summary .outcome")).to_have_text("Unschedulable")
     step_cycles(page, 1)
     expect(page.locator("#stat-time")).to_have_text("10s")
-    rows = page.request.get(f"/ui/runs/{run}/timeline/").json()["cycles"]
+    rows = page.request.get(f"/api/runs/{run}/history/").json()["cycles"]
     assert [r[3] for r in rows[:4]] == ["Rejected", "Rejected", "Rejected", "Unschedulable"]
     # The group was released: none of the first three waits any more (worker-3 does now).
     for worker in ("worker-0", "worker-1", "worker-2"):
@@ -172,6 +172,6 @@ def test_gang_lesson_waits_times_out_and_releases_then_the_fitting_group_binds(p
     expect(page.locator("#stat-pending")).to_have_text("0")
     for pod, node in bindings.items():
         expect(page.locator(f'.node[data-name="{node}"] .chip[title^="{pod}"]')).to_have_count(1)
-    rows = page.request.get(f"/ui/runs/{run}/timeline/").json()["cycles"]
+    rows = page.request.get(f"/api/runs/{run}/history/").json()["cycles"]
     assert [(r[3], r[1]) for r in rows] == [("Bound", 0.0)] * 4
     expect(waiting.locator("[data-count]")).to_have_text("0")

@@ -44,7 +44,7 @@ def details(client, run) -> list[bytes]:
 def timeline(user, run) -> bytes:
     client = Client()
     client.force_login(user)
-    return client.get(f"/ui/runs/{run.pk}/timeline/").content
+    return client.get(f"/api/runs/{run.pk}/history/").content
 
 
 @pytest.mark.parametrize("fixture", ["taints-affinity.yaml", "preemption-lesson.yaml",

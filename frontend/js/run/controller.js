@@ -36,7 +36,7 @@ export class RunController {
     this.holdUntil = 0; // a single step's cycle is on its way: changes wait for it until then
     this.holdTimer = null;
     this.viewLoaded = false;
-    // The engine state comes over HTTP (pages.run_view): the socket's snapshots leave it out.
+    // The engine state comes over HTTP (/api/runs/<id>/view/, runs/api.py): the socket's snapshots leave it out.
     this.socket = new RunSocket(`${urls.runSocket(runId)}?state=0`, this.socketHandlers());
   }
 
@@ -109,7 +109,7 @@ export class RunController {
     return response && response.ok ? response.json() : api.get(urls.runView(this.runId));
   }
 
-  /** A view of the run (pages.run_view): its row, last cycles and engine state. The socket
+  /** A view of the run (/api/runs/<id>/view/, runs/api.py): its row, last cycles and engine state. The socket
    *  may have said more meanwhile: an older row is not taken, an older state is fetched again. */
   applyView(view) {
     const S = this.store;
@@ -143,7 +143,7 @@ export class RunController {
 
   async loadTimeline() {
     try {
-      const data = await api.get(urls.runTimeline(this.runId));
+      const data = await api.get(urls.runHistory(this.runId));
       this.store.setTimeline(data.cycles);
       this.changed();
     } catch (err) {

@@ -1,0 +1,99 @@
+"""/api/ endpoints of the profile editor and the compare view: a configuration's YAML and back,
+what each profile runs at each extension point, and two profiles run on one cluster.
+
+Thin: the conversion (profiles.text), the expansion (profiles.selectors) and the comparison
+(profiles.services, which runs the engine) are where the work is.
+"""
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from playground.api.base import WRITE_ERRORS, PlaygroundMixin, errors
+from playground.profiles import text
+from playground.profiles.selectors import expand_profiles
+from playground.profiles.services import compare_profiles
+
+CONFIG_HELP = "a KubeSchedulerConfiguration (null: kube-scheduler's defaults)"
+
+
+class YamlSerializer(serializers.Serializer):
+    data = serializers.JSONField(required=False, help_text="a configuration to write as YAML")
+    text = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False,
+                                 help_text="YAML to read (when `data` is absent)")
+
+
+class CheckSerializer(serializers.Serializer):
+    config = serializers.JSONField(required=False, allow_null=True, default=None,
+                                   help_text=CONFIG_HELP)
+
+
+class CompareSerializer(serializers.Serializer):
+    a = serializers.JSONField(required=False, allow_null=True, default=None, help_text=CONFIG_HELP)
+    b = serializers.JSONField(required=False, allow_null=True, default=None, help_text=CONFIG_HELP)
+    seed = serializers.IntegerField(required=False, default=0, min_value=-(2**63),
+                                    max_value=2**63 - 1)
+
+
+YAML_ANSWER = inline_serializer("ProfileYaml", {
+    "text": serializers.CharField(required=False, help_text="the configuration as YAML"),
+    "data": serializers.JSONField(required=False, help_text="the configuration the text holds"),
+    "error": serializers.CharField(required=False, help_text="why the text is not one "
+                                                             "configuration yet"),
+    "line": serializers.IntegerField(required=False, allow_null=True)})
+CHECK_ANSWER = inline_serializer("ProfileCheck", {
+    "ok": serializers.BooleanField(),
+    "errors": serializers.ListField(child=serializers.CharField(),
+                                    help_text="kube-scheduler's validation messages"),
+    "profiles": serializers.ListField(child=serializers.DictField(), required=False,
+                                      help_text="schedulerName, points (extension point -> "
+                                                "plugins), weights, pluginConfig")})
+
+
+class ProfileYamlView(PlaygroundMixin, APIView):
+    @extend_schema(
+        summary="A configuration as hand-written YAML, or YAML back to a configuration",
+        description="`data` -> `{text}`; `text` -> `{data}`. Half-typed YAML is the normal "
+                    "state of an editor: a parse error is an answer (200 with `error` and "
+                    "`line`), not a 400.",
+        request=YamlSerializer, responses={200: YAML_ANSWER, **errors(400, 401, 403)})
+    def post(self, request):
+        data = self.validated(YamlSerializer)
+        if "data" in data:
+            return Response(text.config_text(data["data"]))
+        return Response(text.config_data(data.get("text", "")))
+
+
+class ProfileCheckView(PlaygroundMixin, APIView):
+    @extend_schema(
+        summary="What each profile runs at each extension point, or kube-scheduler's messages",
+        description="The engine's own expansion (multiPoint, defaults, disabled plugins), so "
+                    "the editor's preview never disagrees with a run. An invalid configuration "
+                    "is an answer: `ok` false and its `errors`.",
+        request=CheckSerializer, responses={200: CHECK_ANSWER, **errors(400, 401, 403)})
+    def post(self, request):
+        return Response(expand_profiles(self.validated(CheckSerializer)["config"]))
+
+
+class ProfileCompareView(PlaygroundMixin, APIView):
+    @extend_schema(
+        summary="The cluster scheduled under two configurations with one seed",
+        description="Runs the engine twice within the request, without a trace: each side's "
+                    "bindings, pending reasons and node usage. A 400 lists each side's "
+                    "kube-scheduler messages under `a` and `b`; clusters over 5,000 nodes or "
+                    "3,000 pods are 413 (start two runs and compare them instead).",
+        request=CompareSerializer,
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT,
+                                        description="{seed, a: {bindings, pending, usage, "
+                                                    "cycles, time}, b: {...}}"),
+                   **errors(*WRITE_ERRORS, 413)})
+    def post(self, request, pk):
+        cluster = self.visible_cluster(pk)
+        data = self.validated(CompareSerializer)
+        return Response(compare_profiles(cluster=cluster, a=data["a"], b=data["b"],
+                                         seed=data["seed"]))
+
+
