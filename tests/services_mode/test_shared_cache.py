@@ -22,7 +22,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
 django.setup()
 from django.conf import settings
 from django.test import RequestFactory
-from playground.throttling import record_sign_in_failure
+from playground.site.throttling import record_sign_in_failure
 request = RequestFactory().post("/login/", REMOTE_ADDR="{ADDRESS}")
 for _ in range(settings.PLAYGROUND_SIGN_IN_FAILURES):
     record_sign_in_failure(request)
