@@ -36,8 +36,9 @@ class CycleRecorder:
 
     def queue_points(self, queue_sort: dict, pre_enqueue: list[dict]) -> None:
         """How the pod got here: QueueSort's comparison that made it the head of activeQ
-        ({plugin, from, runnerUp, criterion, why}), and the PreEnqueue entries ({plugin, code,
-        reasons}) of its way into activeQ. Not part of the contract's cycle."""
+        ({plugin, before, from, runnerUp, criterion, why}), and the PreEnqueue entries
+        ({plugin, code, reasons}) of its way into activeQ. The contract's cycle keeps
+        queueSort's plugin and before, and the PreEnqueue entries."""
 
     def filter(self, node_name: str, trail: list) -> None:
         """trail: [(plugin, Status or None for Success)], stopping at the first rejection."""
@@ -149,6 +150,7 @@ class TraceRecorder(CycleRecorder):
         self._data = {
             "index": index, "time": time, "pod": pod.key, "profile": profile,
             "outcome": None, "node": None, "message": "",
+            "queueSort": None, "preEnqueue": [],
             "preFilter": [], "filter": None, "postFilter": [], "preemption": None,
             "preScore": [], "score": None, "totalScore": None,
             "reserve": [], "permit": [], "preBind": [], "bind": [], "postBind": [],
@@ -166,6 +168,11 @@ class TraceRecorder(CycleRecorder):
 
     def point(self, point, plugin, status, node=None, timeout=None, detail=None):
         self._data[point].append(_entry(plugin, status, node, timeout, detail))
+
+    def queue_points(self, queue_sort, pre_enqueue):
+        self._data["queueSort"] = {"plugin": queue_sort["plugin"],
+                                   "before": queue_sort["before"]}
+        self._data["preEnqueue"] = list(pre_enqueue)
 
     def filter(self, node_name, trail):
         last = None

@@ -140,6 +140,19 @@ class SchedulingQueue:
         if self._events is not None:
             self._events(queue, qpi)
 
+    def active_head(self, count: int) -> list[QueuedPodInfo]:
+        """The first `count` pods of activeQ in queue order, read off the heap's top without
+        sorting it (a frontier over the heap's tree: count log count, whatever its size)."""
+        heap, out = self.active, []
+        frontier = [(heap[0], 0)] if heap else []
+        while frontier and len(out) < count:
+            qpi, i = heapq.heappop(frontier)
+            out.append(qpi)
+            for child in (2 * i + 1, 2 * i + 2):
+                if child < len(heap):
+                    heapq.heappush(frontier, (heap[child], child))
+        return out
+
     # --- popping -----------------------------------------------------------------------------
     def pop(self) -> QueuedPodInfo | None:
         """The head of activeQ (or, when it is empty, of backoffQ); `popped_from` and

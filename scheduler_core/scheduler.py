@@ -46,6 +46,7 @@ DEFAULT_GRACE_PERIOD = 30.0
 # Pods bound during a run start after every pod of the input (for preemption's start-time rule).
 RUN_EPOCH = 4_000_000_000.0
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+QUEUE_SORT_BEFORE = 10   # the contract's queueSort.before: at most this many pods
 TERMINAL_PHASES = ("Succeeded", "Failed")
 # Where DefaultPreemption leaves the candidates it weighed and why its node won, for the trace.
 PREEMPTION_DETAIL_KEY = "DefaultPreemption/detail"
@@ -403,7 +404,8 @@ class Scheduler:
             rec = self.observer.begin_cycle(index, self.clock, pod, fwk.profile_name)
         if rec is not None:
             q = self.queue
-            rec.queue_points(fwk.queue_sort_entry(qpi, q.runner_up, q.popped_from),
+            rec.queue_points(fwk.queue_sort_entry(qpi, q.runner_up, q.popped_from,
+                                                  q.active_head(QUEUE_SORT_BEFORE)),
                              self._gates.get(pod.uid, []))
         state = CycleState()
         self.cache.update_snapshot(self.snapshot)

@@ -198,10 +198,11 @@ class Framework:
     def less(self, a, b) -> bool:
         return self.queue_sort_plugin.less(a, b)
 
-    def queue_sort_entry(self, head, runner_up, popped_from: str) -> dict:
-        """QueueSort's trace entry: the comparison that put `head` ahead of the next pod."""
+    def queue_sort_entry(self, head, runner_up, popped_from: str, before=()) -> dict:
+        """QueueSort's trace entry: the comparison that put `head` ahead of the next pod;
+        before: the pods still in activeQ it was popped ahead of, in queue order."""
         name = self.queue_sort_plugin.name()
-        entry = {"plugin": name, "from": popped_from,
+        entry = {"plugin": name, "before": [q.pod.key for q in before], "from": popped_from,
                  "runnerUp": runner_up.pod.key if runner_up is not None else None}
         if runner_up is not None and name != "PrioritySort":
             entry["why"] = f"{name} orders it before {runner_up.pod.key}"

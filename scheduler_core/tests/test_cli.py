@@ -11,7 +11,8 @@ from scheduler_core.testing import make_node, make_pod
 from scheduler_core.testing.fakes import configuration, profile
 
 ROOT = Path(__file__).resolve().parents[2]
-CYCLE_KEYS = ["index", "time", "pod", "profile", "outcome", "node", "message", "preFilter",
+CYCLE_KEYS = ["index", "time", "pod", "profile", "outcome", "node", "message", "queueSort",
+              "preEnqueue", "preFilter",
               "filter", "postFilter", "preemption", "preScore", "score", "totalScore", "reserve",
               "permit", "preBind", "bind", "postBind", "unreserve"]
 
