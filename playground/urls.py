@@ -34,6 +34,7 @@ urlpatterns = [
     path("api/", include("playground.runs.urls")),
     path("api/", include("playground.timelines.urls")),
     path("api/workshops/", include("playground.workshops.api_urls")),
+    path("api/practice/", include("playground.workshops.practice_urls")),
     re_path(r"^api/", errors.api_not_found),
     # Sign-in, join and workshop pages.
     path("", include("playground.workshops.pages")),

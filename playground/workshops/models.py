@@ -142,3 +142,29 @@ class Prediction(models.Model):
         ordering = ["question", "attendee"]
         constraints = [models.UniqueConstraint(fields=["question", "attendee"],
                                                name="prediction_unique_attendee")]
+
+
+class PracticePrediction(models.Model):
+    """A learner's prediction on the next cycle of their own run, alone (the run view's
+    prediction mode): no trainer, checked against the run's trace once the cycle has run. Kept
+    with the lesson's name when the run is deleted: the learner's score per lesson stays."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="practice_predictions")
+    run = models.ForeignKey("playground.Run", null=True, blank=True, on_delete=models.SET_NULL,
+                            related_name="+")
+    lesson = models.CharField(max_length=200)   # the run's cluster name when predicted
+    cycle_index = models.IntegerField()
+    point = models.CharField(max_length=16, choices=Question.POINT_CHOICES)
+    answer = models.JSONField()                 # a sorted list of node names or pod keys
+    # Set at the check, from the run's trace: {"answer", "plugin", "reason"}.
+    right_answer = models.JSONField(null=True, blank=True)
+    correct = models.BooleanField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["user", "lesson"], name="practice_user_lesson")]
+
+    def __str__(self):
+        return f"{self.user} at {self.point} of cycle {self.cycle_index} ({self.lesson})"

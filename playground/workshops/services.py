@@ -260,7 +260,7 @@ def _check_open(workshop: Workshop) -> None:
         raise Conflict({"detail": [f"workshop {workshop.code} is closed"]})
 
 
-def _choices(run: Run, point: str) -> list[str]:
+def question_choices(run: Run, point: str) -> list[str]:
     """What attendees pick from: the run's nodes, or at PostFilter the pods already on one."""
     docs = run.documents
     if point != Question.POST_FILTER:
@@ -297,7 +297,7 @@ def question_ask(*, workshop: Workshop, point: str, prompt: str = "",
         question = Question.objects.create(
             workshop=workshop, run=run, cycle_index=cycle_index, point=point,
             prompt=_text(prompt, "prompt").strip()[:300] or PROMPTS[point],
-            choices=_choices(run, point))
+            choices=question_choices(run, point))
         events.notify(workshop.pk, {"kind": "asked", "question": question_data(question)})
     return question
 
@@ -305,21 +305,37 @@ def question_ask(*, workshop: Workshop, point: str, prompt: str = "",
 def prediction_submit(*, question: Question, attendee: Attendee, answer) -> Prediction:
     if question.state != Question.ASKED:
         raise Conflict({"detail": ["this question has been revealed: predictions are closed"]})
+    answer = checked_answer(answer, question.choices, question.point)
+    with transaction.atomic():
+        prediction, _ = Prediction.objects.update_or_create(
+            question=question, attendee=attendee, defaults={"answer": answer})
+        events.notify(question.workshop_id, {"kind": "tally", "question": question.pk,
+                                             **tally(question)}, audience="trainer")
+    return prediction
+
+
+def checked_answer(answer, choices: list[str], point: str) -> list[str]:
+    """A prediction's answer as stored (sorted, each name once), or InvalidInput."""
     if isinstance(answer, str):
         answer = [answer]
     if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
         raise InvalidInput({"answer": ["must be a list of names"]})
-    unknown = sorted(set(answer) - set(question.choices))
+    unknown = sorted(set(answer) - set(choices))
     if unknown:
         raise InvalidInput({"answer": [f"not a choice of this question: {', '.join(unknown)}"]})
-    if question.point == Question.SCORE and len(answer) != 1:
+    if point == Question.SCORE and len(answer) != 1:
         raise InvalidInput({"answer": ["pick exactly one node"]})
-    with transaction.atomic():
-        prediction, _ = Prediction.objects.update_or_create(
-            question=question, attendee=attendee, defaults={"answer": sorted(set(answer))})
-        events.notify(question.workshop_id, {"kind": "tally", "question": question.pk,
-                                             **tally(question)}, audience="trainer")
-    return prediction
+    return sorted(set(answer))
+
+
+def ran_trace(run_id: int, index: int) -> dict:
+    """The trace of cycle `index` of a run, or Conflict if that cycle has not run yet."""
+    row = (CycleRecord.objects.filter(run_id=run_id, index=index)
+           .values_list("legacy_trace", "packed").first())
+    trace = stored_trace(*row) if row else None
+    if trace is None or trace.get("outcome") is None:
+        raise Conflict({"detail": [f"cycle {index} has not run yet: step the run first"]})
+    return trace
 
 
 def tally(question: Question) -> dict:
@@ -339,12 +355,7 @@ def question_reveal(*, question: Question) -> Question:
         question = Question.objects.select_for_update().get(pk=question.pk)
         if question.state == Question.REVEALED:
             return question
-        row = (CycleRecord.objects.filter(run_id=question.run_id, index=question.cycle_index)
-               .values_list("legacy_trace", "packed").first())
-        trace = stored_trace(*row) if row else None
-        if trace is None or trace.get("outcome") is None:
-            raise Conflict({"detail": [f"cycle {question.cycle_index} has not run yet: step "
-                                       "the presenter's run first"]})
+        trace = ran_trace(question.run_id, question.cycle_index)
         question.answer = correct_answer(question.point, trace)
         question.state = Question.REVEALED
         question.revealed = timezone.now()
