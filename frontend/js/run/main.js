@@ -1,6 +1,7 @@
 // The run view's page: wires the controller (data, controls) to the panels (run bar, nodes,
 // queues, cycle, "why") and the keyboard. Every change the controller reports is rendered in
-// one animation frame. `controller` is exported for tooling that drives the view (presenters).
+// one animation frame. `controller` and `map` are exported for tooling that drives the view
+// (presenters, prediction mode, tests).
 import { $, el, rafBatch } from "../util.js";
 import { RunController } from "./controller.js";
 import { CyclePanel } from "./detail.js";
@@ -26,7 +27,7 @@ const S = controller.store;
 const header = new RunHeader();
 const onSelect = (name) => focusNode(name === controller.focusNode ? null : name);
 const grid = new NodeGrid($("#nodes-grid"), { onSelect });
-const map = new NodeMap($("#nodes-map"), { onSelect, meta: S.meta });
+export const map = new NodeMap($("#nodes-map"), { onSelect, meta: S.meta });
 const queues = new QueuesView($("#queues"), { onPick: (pod) => { lesson.showPod(pod); whyPending(pod); } });
 const lesson = new LessonPanel({
   panel: $("#lesson-panel"), notes: $("#lesson-notes"), pods: $("#lesson-pods"),

@@ -113,7 +113,7 @@ export function nodeVerdicts(cycle, upTo, allNodes) {
   const evaluated = Object.keys(trails).length;
   if (pre) {
     for (const name of allNodes) {
-      out.set(name, { cls: "filtered", text: `✗ ${pre.plugin}`, title: `PreFilter ${pre.plugin}: ${(pre.reasons || []).join("; ")}` });
+      out.set(name, { cls: "filtered", text: `✗ ${pre.plugin}`, plugin: pre.plugin, title: `PreFilter ${pre.plugin}: ${(pre.reasons || []).join("; ")}` });
     }
   } else if (evaluated || cycle.node) {
     for (const name of allNodes) {
@@ -127,7 +127,7 @@ export function nodeVerdicts(cycle, upTo, allNodes) {
         out.set(name, { cls: "feasible", text: "✓ feasible", title: "Passed every Filter plugin." });
       } else {
         out.set(name, {
-          cls: "filtered", text: `✗ ${shortPlugin(last.plugin)}`,
+          cls: "filtered", text: `✗ ${shortPlugin(last.plugin)}`, plugin: last.plugin,
           title: `${last.plugin}: ${last.code}${last.reasons && last.reasons.length ? ` — ${last.reasons.join("; ")}` : ""}`,
         });
       }

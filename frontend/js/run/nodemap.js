@@ -1,6 +1,8 @@
 // The node map for large clusters: one canvas, a tile per node, grouped by zone or by a label
-// the user picks, coloured by the node's verdict in the viewed cycle or by its utilization.
-// Hover shows the node's detail, a click opens it. Thousands of nodes cost one element.
+// the user picks, coloured by the node's verdict in the viewed cycle, by the plugin that
+// rejected it (with a legend counting the nodes per plugin: why, at a glance) or by its
+// utilization. Hover shows the node's detail; a click selects it and its detail (the
+// rejecting plugin's reason) stays under the map. Thousands of nodes cost one element.
 import { el } from "../util.js";
 import { utilization } from "./history.js";
 
@@ -13,6 +15,20 @@ const VERDICT_VAR = {
 };
 
 const VERDICT_WORD = { filtered: "filtered out", skipped: "not evaluated" };
+
+// Colours of the plugins that rejected nodes, in the order of their counts (Tableau 10).
+const PLUGIN_COLOURS = ["#e15759", "#f28e2b", "#b07aa1", "#edc948", "#76b7b2", "#9c755f",
+  "#ff9da7", "#4e79a7", "#bab0ac", "#59a14f"];
+
+/** [plugin, count] of the nodes each plugin rejected, the most first (then by name). */
+export function rejectionCounts(models) {
+  const counts = new Map();
+  for (const vm of models) {
+    const plugin = vm.verdict && vm.verdict.cls === "filtered" && vm.verdict.plugin;
+    if (plugin) counts.set(plugin, (counts.get(plugin) || 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
 
 function css(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
@@ -51,11 +67,17 @@ export class NodeMap {
     this.tip = el("div.map-tip", { role: "tooltip", hidden: true });
     this.groupSelect = el("select", { "aria-label": "Group nodes by label", onchange: (e) => { this.groupKey = e.target.value; this.draw(); } });
     this.colourSelect = el("select", { "aria-label": "Colour nodes by", onchange: (e) => { this.colour = e.target.value; this.draw(); } },
-      el("option", { value: "verdict" }, "verdict in the cycle"), el("option", { value: "utilization" }, "utilization"));
+      el("option", { value: "verdict" }, "verdict in the cycle"),
+      el("option", { value: "plugin" }, "first rejecting plugin"),
+      el("option", { value: "utilization" }, "utilization"));
     this.summary = el("p.small.muted.map-summary");
+    this.legend = el("ul.map-legend", { "aria-label": "Nodes per rejecting plugin", hidden: true });
+    this.detail = el("p.map-detail", { "aria-live": "polite", hidden: true });
     container.replaceChildren(
       el("div.map-tools", el("label.inline.small", "Group by ", this.groupSelect), el("label.inline.small", "Colour by ", this.colourSelect), this.summary),
-      el("div.map-wrap", this.canvas, this.tip));
+      this.legend,
+      el("div.map-wrap", this.canvas, this.tip),
+      this.detail);
     this.canvas.addEventListener("mousemove", (e) => this.hover(e));
     this.canvas.addEventListener("mouseleave", () => { this.tip.hidden = true; });
     this.canvas.addEventListener("click", (e) => {
@@ -93,7 +115,31 @@ export class NodeMap {
 
   colourOf(vm, palette) {
     if (this.colour === "utilization") return heat(utilization(vm.resources));
-    return palette[(vm.verdict && vm.verdict.cls) || ""] || palette[""];
+    const cls = (vm.verdict && vm.verdict.cls) || "";
+    if (this.colour === "plugin" && cls === "filtered") return palette.plugins.get(vm.verdict.plugin) || palette.filtered;
+    return palette[cls] || palette[""];
+  }
+
+  /** The plugin legend: a swatch, the plugin and how many nodes it rejected. */
+  drawLegend(counts, palette, feasible) {
+    this.legend.hidden = this.colour !== "plugin";
+    if (this.legend.hidden) return;
+    const item = (colour, text, plugin) => el("li", { dataset: plugin ? { plugin } : {} },
+      el("span.swatch", { style: `background:${colour}`, "aria-hidden": "true" }), text);
+    const items = counts.map(([plugin, n]) => item(palette.plugins.get(plugin), `${plugin} ${n}`, plugin));
+    items.push(item(palette.feasible, `feasible ${feasible}`));
+    if (!counts.length) items.push(el("li.muted", "no node rejected in this cycle"));
+    this.legend.replaceChildren(...items);
+  }
+
+  /** The selected node's detail, under the map: readable without hovering. */
+  drawDetail() {
+    const vm = this.focus && this.models.find((m) => m.name === this.focus);
+    this.detail.hidden = !vm;
+    if (!vm) return;
+    const why = vm.verdict && vm.verdict.title ? vm.verdict.title : vm.verdict ? vm.verdict.text : "no verdict in this cycle";
+    this.detail.dataset.node = vm.name;
+    this.detail.replaceChildren(el("b", vm.name), `: ${why}`);
   }
 
   draw() {
@@ -115,6 +161,8 @@ export class NodeMap {
     // The theme's colours, read once per drawing (not per tile).
     const palette = Object.fromEntries(Object.entries(VERDICT_VAR).map(([k, v]) => [k, css(v)]));
     palette[""] = css("--card-2");
+    const rejected = rejectionCounts(this.models);
+    palette.plugins = new Map(rejected.map(([plugin], i) => [plugin, PLUGIN_COLOURS[i % PLUGIN_COLOURS.length]]));
     const text = css("--muted");
     const focus = css("--focus");
     const counts = {};
@@ -145,7 +193,9 @@ export class NodeMap {
       y += Math.ceil(idx.length / perRow) * (TILE + GAP) + 6;
     }
     const said = Object.entries(counts).filter(([k]) => k !== "none").map(([k, n]) => `${n} ${VERDICT_WORD[k] || k}`).join(", ");
-    this.summary.textContent = `${this.models.length} nodes${said ? `: ${said}` : ""}. Hover a tile for its detail, click to open it.`;
+    this.summary.textContent = `${this.models.length} nodes${said ? `: ${said}` : ""}. Hover a tile for its detail, click to select it.`;
+    this.drawLegend(rejected, palette, (counts.feasible || 0) + (counts.selected || 0));
+    this.drawDetail();
     this.canvas.setAttribute("aria-label", `Node map: ${this.summary.textContent}`);
     this.canvas.dataset.drawn = String(this.models.length);
   }
