@@ -34,6 +34,12 @@ function append(node, children) {
   }
 }
 
+/** A plugin's name that may wrap only between its words (NodeResources·Balanced·Allocation),
+ *  never mid-word: text and <wbr> nodes. */
+export function wordBreaks(name) {
+  return String(name).split(/(?=[A-Z][a-z])/).flatMap((word, i) => (i ? [el("wbr"), word] : [word]));
+}
+
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 

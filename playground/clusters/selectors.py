@@ -2,7 +2,8 @@
 
 A user sees their own clusters and every shared one; shared clusters are read-only to anyone
 but their owner (runs on them and clones of them are allowed: neither changes the cluster).
-Anything a user may not see is "not found" to them.
+Anything a user may not see is "not found" to them, and so is what an app withholds from
+them for a while (playground.withholding).
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from playground.models import Cluster
+from playground.withholding import withheld
 
 
 def clusters_visible_to(user) -> QuerySet[Cluster]:
     if not getattr(user, "is_authenticated", False):
         return Cluster.objects.none()
-    return Cluster.objects.filter(Q(owner=user) | Q(shared=True))
+    return withheld(user, Cluster.objects.filter(Q(owner=user) | Q(shared=True)), "cluster")
 
 
 def cluster_writable_by(cluster: Cluster, user) -> bool:

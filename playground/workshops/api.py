@@ -86,9 +86,11 @@ def workshop_data(member: selectors.Membership) -> dict:
     return data
 
 
-def sandbox_data(sandbox) -> dict:
-    run = sandbox.run
-    return {"id": sandbox.pk, "attendee": sandbox.attendee_id,
+def sandbox_data(sandbox, *, withhold_run: bool = False) -> dict:
+    """A sandbox as the API shows it; its run left out (withheld) while a question is open
+    for the attendee looking at it (selectors.question_open_for)."""
+    run = None if withhold_run else sandbox.run
+    return {"id": sandbox.pk, "attendee": sandbox.attendee_id, "run_withheld": withhold_run,
             "display_name": sandbox.attendee.display_name,
             "lesson": sandbox.lesson.position, "cluster": sandbox.cluster_id,
             "copied": sandbox.cluster_id is not None,
@@ -193,15 +195,21 @@ class SandboxListView(_WorkshopView):
                    operation_id="workshops_sandboxes_list",
                    responses={200: OBJECTS, **errors(*READ)})
     def get(self, request, code):
-        return Response([sandbox_data(s) for s in selectors.sandboxes_visible(self.member())])
+        member = self.member()
+        withhold = not member.is_trainer and selectors.question_open_for(request.user)
+        return Response([sandbox_data(s, withhold_run=withhold)
+                         for s in selectors.sandboxes_visible(member)])
 
 
 class SandboxDetailView(_WorkshopView):
     @extend_schema(summary="A sandbox with its objects (read-only for the trainer)",
                    responses={200: OpenApiTypes.OBJECT, **errors(*READ)})
     def get(self, request, code, pk):
-        sandbox = self.sandbox(self.member())
-        return Response({**sandbox_data(sandbox), "objects": lesson_objects(sandbox.shown_cluster)})
+        member = self.member()
+        sandbox = self.sandbox(member)
+        withhold = not member.is_trainer and selectors.question_open_for(request.user)
+        return Response({**sandbox_data(sandbox, withhold_run=withhold),
+                         "objects": lesson_objects(sandbox.shown_cluster)})
 
 
 class SandboxResetView(_WorkshopView):

@@ -4,28 +4,20 @@ the victims; once the cycle has run the prediction is checked against its trace,
 plugin that decided and why (playground.workshops.answers, as a workshop's reveal), and
 counted in their score for the lesson (the run's cluster).
 
-Writes here, reads in `lesson_scores` and `next_cycle`; who may predict on which run (the
-run's writers) is the API's rule (playground.workshops.practice_api).
+Writes here, reads in playground.workshops.selectors (practice_*); who may predict on which
+run (the run's writers) is the API's rule (playground.workshops.practice_api).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Count, Q
 
+from playground.errors import Conflict
 from playground.models import Run
-from playground.services import Conflict
 from playground.workshops.answers import correct_answer
-from playground.workshops.models import PracticePrediction, Question
-from playground.workshops.services import checked_answer, question_choices, ran_trace
-
-POINTS = (Question.FILTER, Question.SCORE, Question.POST_FILTER)
-
-
-def next_cycle(run: Run) -> dict:
-    """What a learner predicts about: the run's next cycle and the choices at each point."""
-    return {"cycle_index": run.cycle_count, "finished": run.status == Run.FINISHED,
-            "choices": {point: question_choices(run, point) for point in POINTS}}
+from playground.workshops.models import PracticePrediction
+from playground.workshops.selectors import question_choices, ran_trace
+from playground.workshops.services import checked_answer
 
 
 def practice_predict(*, user, run: Run, point: str, answer) -> PracticePrediction:
@@ -52,21 +44,3 @@ def practice_check(*, prediction: PracticePrediction) -> PracticePrediction:
     prediction.correct = sorted(prediction.answer) == sorted(prediction.right_answer["answer"])
     prediction.save(update_fields=["right_answer", "correct"])
     return prediction
-
-
-def lesson_scores(user) -> list[dict]:
-    """Per lesson the learner predicted on: how many checked predictions, how many right."""
-    rows = (PracticePrediction.objects.filter(user=user, correct__isnull=False)
-            .values("lesson").annotate(checked=Count("id"), right=Count("id", filter=Q(
-                correct=True))).order_by("lesson"))
-    return [{"lesson": r["lesson"], "checked": r["checked"], "right": r["right"]}
-            for r in rows]
-
-
-def prediction_data(prediction: PracticePrediction) -> dict:
-    out = {"id": prediction.pk, "run": prediction.run_id, "lesson": prediction.lesson,
-           "cycle_index": prediction.cycle_index, "point": prediction.point,
-           "answer": prediction.answer, "correct": prediction.correct}
-    if prediction.correct is not None:
-        out["right_answer"] = prediction.right_answer
-    return out

@@ -14,14 +14,23 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from playground.api.views import PlaygroundMixin
-from playground.workshops import practice
+from playground.api.base import PlaygroundMixin
+from playground.workshops import practice, selectors
 from playground.workshops.api import OBJECTS, READ, WRITE, errors
 from playground.workshops.models import PracticePrediction
 
 
+def prediction_data(prediction: PracticePrediction) -> dict:
+    out = {"id": prediction.pk, "run": prediction.run_id, "lesson": prediction.lesson,
+           "cycle_index": prediction.cycle_index, "point": prediction.point,
+           "answer": prediction.answer, "correct": prediction.correct}
+    if prediction.correct is not None:
+        out["right_answer"] = prediction.right_answer
+    return out
+
+
 class PracticePredictSerializer(serializers.Serializer):
-    point = serializers.ChoiceField(choices=list(practice.POINTS))
+    point = serializers.ChoiceField(choices=list(selectors.POINTS))
     answer = serializers.ListField(child=serializers.CharField(max_length=600), max_length=500)
 
 
@@ -29,10 +38,10 @@ def run_practice(run, user) -> dict:
     """The run's next cycle, the learner's predictions on it and their score for its lesson."""
     mine = PracticePrediction.objects.filter(user=user, run=run).order_by("-id")[:50]
     lesson = run.cluster.name
-    score = next((s for s in practice.lesson_scores(user) if s["lesson"] == lesson),
+    score = next((s for s in selectors.practice_scores(user) if s["lesson"] == lesson),
                  {"lesson": lesson, "checked": 0, "right": 0})
-    return {**practice.next_cycle(run), "run": run.pk, "score": score,
-            "predictions": [practice.prediction_data(p) for p in mine]}
+    return {**selectors.practice_next_cycle(run), "run": run.pk, "score": score,
+            "predictions": [prediction_data(p) for p in mine]}
 
 
 class PracticeRunView(PlaygroundMixin, APIView):
@@ -52,7 +61,7 @@ class PracticePredictView(PlaygroundMixin, APIView):
         data = self.validated(PracticePredictSerializer)
         prediction = practice.practice_predict(user=request.user, run=run, point=data["point"],
                                                answer=data["answer"])
-        return Response(practice.prediction_data(prediction), status=status.HTTP_201_CREATED)
+        return Response(prediction_data(prediction), status=status.HTTP_201_CREATED)
 
 
 class PracticeCheckView(PlaygroundMixin, APIView):
@@ -62,7 +71,7 @@ class PracticeCheckView(PlaygroundMixin, APIView):
     def post(self, request, pk):
         prediction = get_object_or_404(PracticePrediction, pk=pk, user=request.user)
         prediction = practice.practice_check(prediction=prediction)
-        return Response(practice.prediction_data(prediction))
+        return Response(prediction_data(prediction))
 
 
 class PracticeScoresView(PlaygroundMixin, APIView):
@@ -70,4 +79,4 @@ class PracticeScoresView(PlaygroundMixin, APIView):
                    operation_id="practice_scores_list",
                    responses={200: OBJECTS, **errors(401, 403)})
     def get(self, request):
-        return Response(practice.lesson_scores(request.user))
+        return Response(selectors.practice_scores(request.user))

@@ -10,9 +10,22 @@ import csv
 import io
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
-from playground.workshops.models import Attendee, Prediction, Question, Sandbox, Workshop
+from playground.errors import Conflict
+from playground.models import CycleRecord, Run, stored_trace
+from playground.workshops.models import (
+    Attendee,
+    PracticePrediction,
+    Prediction,
+    Question,
+    Sandbox,
+    Workshop,
+    WorkshopLesson,
+)
+
+MAX_CHOICES = 200
+POINTS = (Question.FILTER, Question.SCORE, Question.POST_FILTER)
 
 
 @dataclass(frozen=True)
@@ -94,3 +107,69 @@ def csv_cell(text: str) -> str:
     """Text a spreadsheet shows as text: a leading quote before what would start a formula
     (a display name "=HYPERLINK(...)" stays a name, not a link)."""
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def question_choices(run: Run, point: str) -> list[str]:
+    """What attendees pick from: the run's nodes, or at PostFilter the pods already on one."""
+    docs = run.documents
+    if point != Question.POST_FILTER:
+        names = [d["metadata"]["name"] for d in docs if d.get("kind") == "Node"]
+    else:
+        bound = {pod for pod, node in (run.results().get("bindings") or {}).items() if node}
+        bound |= {f"{d['metadata'].get('namespace') or 'default'}/{d['metadata']['name']}"
+                  for d in docs if d.get("kind") == "Pod" and (d.get("spec") or {}).get(
+                      "nodeName")}
+        names = sorted(bound)
+    return names[:MAX_CHOICES]
+
+
+def ran_trace(run_id: int, index: int) -> dict:
+    """The trace of cycle `index` of a run, or Conflict if that cycle has not run yet."""
+    row = (CycleRecord.objects.filter(run_id=run_id, index=index)
+           .values_list("legacy_trace", "packed").first())
+    trace = stored_trace(*row) if row else None
+    if trace is None or trace.get("outcome") is None:
+        raise Conflict({"detail": [f"cycle {index} has not run yet: step the run first"]})
+    return trace
+
+
+def practice_next_cycle(run: Run) -> dict:
+    """What a learner predicts about: the run's next cycle and the choices at each point."""
+    return {"cycle_index": run.cycle_count, "finished": run.status == Run.FINISHED,
+            "choices": {point: question_choices(run, point) for point in POINTS}}
+
+
+def practice_scores(user) -> list[dict]:
+    """Per lesson the learner predicted on: how many checked predictions, how many right."""
+    rows = (PracticePrediction.objects.filter(user=user, correct__isnull=False)
+            .values("lesson").annotate(checked=Count("id"), right=Count("id", filter=Q(
+                correct=True))).order_by("lesson"))
+    return [{"lesson": r["lesson"], "checked": r["checked"], "right": r["right"]}
+            for r in rows]
+
+
+# --- what the room may not see (playground.withholding) ---------------------------------
+
+
+def question_open_for(user) -> bool:
+    """Whether `user` attends a workshop with a question open."""
+    return Question.objects.filter(state=Question.ASKED, workshop__attendees__user=user).exists()
+
+
+def withheld_runs(user) -> Q:
+    """A presenter's run is its trainer's alone: the room follows it through the workshop
+    socket, the asked cycle concealed. While a question is open, an attendee's own runs (their
+    sandbox, and any run they started) are withheld too: one past the asked cycle would show
+    its outcome, and a step would make one."""
+    presenter_runs = WorkshopLesson.objects.filter(presenter_run__isnull=False).values(
+        "presenter_run")
+    hidden = Q(pk__in=presenter_runs) & ~Q(owner=user)
+    if question_open_for(user):
+        hidden |= Q(owner=user)
+    return hidden
+
+
+def withheld_clusters(user) -> Q | None:
+    """While a question is open, an attendee sees no cluster: a run or a compare of the
+    lesson's cluster (or a copy of it) would give the outcome away."""
+    return Q(pk__isnull=False) if question_open_for(user) else None

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from playground.clusters.services import cluster_clone
 from playground.errors import Conflict, InvalidInput
-from playground.models import Cluster, CycleRecord, Run, stored_trace
+from playground.models import Cluster, Run
 from playground.runs import services as runs
 from playground.runs.services import run_create
 from playground.workshops import events
@@ -32,6 +32,7 @@ from playground.workshops.models import (
     Workshop,
     WorkshopLesson,
 )
+from playground.workshops.selectors import question_choices, ran_trace
 
 # No 0/O or 1/I: the code is read off a projector.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -39,7 +40,6 @@ CODE_LENGTH = 6
 DEFAULT_HOURS = 8
 MAX_HOURS = 24 * 14
 MAX_LESSONS = 10
-MAX_CHOICES = 200
 # Characters that reorder the text around them (Unicode's bidirectional formatting
 # characters: ALM, LRM, RLM, the embeddings and overrides, the isolates).
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -236,6 +236,10 @@ def sandbox_detach(*, sandbox: Sandbox, cycles: int) -> Run:
     (where the presenter is), to explore from there."""
     if not isinstance(cycles, int) or isinstance(cycles, bool) or cycles < 0:
         raise InvalidInput({"cycles": ["must be a whole number, 0 or more"]})
+    question = sandbox.lesson.workshop.questions.filter(state=Question.ASKED).first()
+    if question is not None:
+        raise Conflict({"detail": [f"a question on cycle {question.cycle_index} is open: your "
+                                   "sandbox waits until the reveal"]})
     with transaction.atomic():
         # Only the sandbox's row is locked: PostgreSQL cannot lock the nullable side of the
         # outer join to a copy not made yet.
@@ -258,20 +262,6 @@ def _presenter_seed(sandbox: Sandbox) -> int:
 def _check_open(workshop: Workshop) -> None:
     if workshop.state != Workshop.OPEN:
         raise Conflict({"detail": [f"workshop {workshop.code} is closed"]})
-
-
-def question_choices(run: Run, point: str) -> list[str]:
-    """What attendees pick from: the run's nodes, or at PostFilter the pods already on one."""
-    docs = run.documents
-    if point != Question.POST_FILTER:
-        names = [d["metadata"]["name"] for d in docs if d.get("kind") == "Node"]
-    else:
-        bound = {pod for pod, node in (run.results().get("bindings") or {}).items() if node}
-        bound |= {f"{d['metadata'].get('namespace') or 'default'}/{d['metadata']['name']}"
-                  for d in docs if d.get("kind") == "Pod" and (d.get("spec") or {}).get(
-                      "nodeName")}
-        names = sorted(bound)
-    return names[:MAX_CHOICES]
 
 
 def question_ask(*, workshop: Workshop, point: str, prompt: str = "",
@@ -326,16 +316,6 @@ def checked_answer(answer, choices: list[str], point: str) -> list[str]:
     if point == Question.SCORE and len(answer) != 1:
         raise InvalidInput({"answer": ["pick exactly one node"]})
     return sorted(set(answer))
-
-
-def ran_trace(run_id: int, index: int) -> dict:
-    """The trace of cycle `index` of a run, or Conflict if that cycle has not run yet."""
-    row = (CycleRecord.objects.filter(run_id=run_id, index=index)
-           .values_list("legacy_trace", "packed").first())
-    trace = stored_trace(*row) if row else None
-    if trace is None or trace.get("outcome") is None:
-        raise Conflict({"detail": [f"cycle {index} has not run yet: step the run first"]})
-    return trace
 
 
 def tally(question: Question) -> dict:

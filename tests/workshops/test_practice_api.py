@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from playground import runs
-from playground.services import run_create
+from playground.runs import services as runs
+from playground.runs.services import run_create
 from playground.workshops.models import PracticePrediction
 from tests.helpers import import_fixture, make_user
 

@@ -1,7 +1,7 @@
 // The cycle panel: the timeline of extension points, and what the chosen point decided —
 // plugin statuses (with what their `detail` says: volume decisions, extender calls), the
 // Filter node × plugin matrix, the Score table, preemption with its candidates.
-import { el, fmtTime } from "../util.js";
+import { el, fmtTime, wordBreaks } from "../util.js";
 import {
   entryDetail, extenderFilterBox, extenderScoreBox, preemptionCandidates, shortPlugin,
 } from "./decisions.js";
@@ -317,11 +317,11 @@ export class CyclePanel {
         this.scoreSort = { key: k, dir: key === k ? -dir : (k === "node" ? 1 : -1) };
         this.rerender();
       },
-    }, label));
+    }, wordBreaks(label)));
     const weights = Object.fromEntries(plugins.map((p) => [p, this.weightOf(cycle, p)]));
     const head1 = el("tr", el("td", ""),
       plugins.map((p) => el("th", { scope: "colgroup", colspan: modes.length, class: "num group" },
-        p, weights[p] ? el("span.muted", ` ×${weights[p]}`) : null)),
+        wordBreaks(p), weights[p] ? el("span.muted", ` ×${weights[p]}`) : null)),
       el("td", ""));
     const short = { raw: "raw", normalized: "norm", weighted: "wtd" };
     const head2 = el("tr", sortTh("node", "node"), plugins.flatMap((p) => modes.map((m) =>

@@ -23,11 +23,22 @@ let own = null;          // my own run's socket while detached
 let sandbox = null;
 let shown = null;        // the index of the cycle in the detail panel
 
+const NOTICE_MS = 15000;
+const MAX_NOTICES = 3;
+
+/** A notice for a while; the same one again replaces it, and at most a few stay. */
 function notice(text) {
   const box = $("#notices");
+  for (const old of box.querySelectorAll(".notice")) if (old.textContent === text) old.remove();
   const item = el("p.notice", { role: "status" }, text);
   box.prepend(item);
-  setTimeout(() => item.remove(), 15000);
+  for (const old of [...box.querySelectorAll(".notice")].slice(MAX_NOTICES)) old.remove();
+  setTimeout(() => item.remove(), NOTICE_MS);
+}
+
+/** Notices about a state the page has left (a reset, a lesson, a detached run) go. */
+function clearNotices() {
+  clear($("#notices"));
 }
 
 function drawHeader() {
@@ -123,6 +134,12 @@ async function loadQuestion(q) {
 function onWorkshopEvent(event) {
   if (event.kind === "asked") {
     shown = null;
+    // The attendee's own run waits until the reveal (the server withholds it meanwhile):
+    // back to following the presenter, where the question is.
+    if (own) {
+      attach();
+      notice("A question is open: your own run waits until the reveal.");
+    }
     loadQuestion(event.question);
   } else if (event.kind === "revealed") {
     question = event.question;
@@ -134,6 +151,7 @@ function onWorkshopEvent(event) {
     sandbox = null;
     if (own) attach();
   } else if (event.kind === "presenting") {
+    clearNotices();
     notice("The presenter moved to another lesson.");
     loadLesson();
   } else if (event.kind === "closed") {
@@ -195,6 +213,7 @@ async function detach() {
 function attach() {
   if (own) own.close();
   own = null;
+  clearNotices();
   $("#mode").textContent = "following the presenter";
   $("#btn-detach").hidden = false;
   $("#btn-step").hidden = true;

@@ -2,7 +2,7 @@
 // table (weighted points per plugin, the total) and the outcome, each part saying so when
 // the open question conceals it.
 
-import { el } from "../util.js";
+import { el, wordBreaks } from "../util.js";
 
 const HIDDEN = "hidden until the reveal";
 
@@ -25,7 +25,7 @@ function scorePart(cycle) {
   const nodes = Object.keys(cycle.totalScore || {});
   if (!nodes.length) return el("p.muted", "Score: did not run (one feasible node or none)");
   return el("div", el("h4", "Score (weighted)"), el("table.table.score-mini",
-    el("thead", el("tr", el("th", "node"), plugins.map((p) => el("th", p)), el("th", "total"))),
+    el("thead", el("tr", el("th", "node"), plugins.map((p) => el("th", { title: p }, wordBreaks(p))), el("th", "total"))),
     el("tbody", nodes.map((n) => el("tr", el("td", n),
       plugins.map((p) => el("td", String((cycle.score[p][n] || {}).weighted ?? ""))),
       el("td", el("b", String(cycle.totalScore[n]))))))));
