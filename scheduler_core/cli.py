@@ -148,9 +148,7 @@ def import_command(args) -> int:
         return EXIT_BAD_INPUT
     for line in result.warnings:
         print(f"warning: {line}", file=sys.stderr)
-    listing = {"apiVersion": "v1", "kind": "List", "items": [
-        {"apiVersion": doc["apiVersion"], "kind": doc["kind"][:-4], **item}
-        for doc in result.documents for item in doc["items"]]}
+    listing = result.as_list()
     if args.format == "yaml":
         sys.stdout.write(yaml.safe_dump(listing, sort_keys=False))
     else:

@@ -65,6 +65,12 @@ class ImportResult:
     def counts(self) -> dict[str, int]:
         return {doc["kind"][:-4]: len(doc["items"]) for doc in self.documents}
 
+    def as_list(self) -> dict:
+        """One v1 List of every object, each with its apiVersion and kind."""
+        return {"apiVersion": "v1", "kind": "List", "items": [
+            {"apiVersion": doc["apiVersion"], "kind": doc["kind"][:-4], **item}
+            for doc in self.documents for item in doc["items"]]}
+
 
 def import_cluster(kubeconfig: str, *, context: str | None = None,
                    namespaces: list[str] | None = None, label_selector: str = "",
