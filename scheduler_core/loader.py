@@ -19,7 +19,7 @@ from .framework.types import PodInfo
 from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
 from .plugins.dynamicresources import versions as dra_versions
-from .release_input import unhonoured_fields
+from .release_input import dropped_dra_fields, unhonoured_fields
 from .safe_read import read_documents
 from .simulator_export import is_simulator_export, simulator_export_objects
 from .warninglog import WarningLog
@@ -164,6 +164,9 @@ class _Builder:
             raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
         for field_path, detail in unhonoured_fields(obj, self.cluster.features):
             self.cluster.warnings.field(path, where, label, field_path, detail)
+        if kind in dra.HANDLERS:
+            for field_path, detail in dropped_dra_fields(obj, self.cluster.features):
+                self.cluster.warnings.field(path, where, label, field_path, detail)
         # A `kubectl get -o yaml` export: the server's field bookkeeping means nothing here.
         (obj.get("metadata") or {}).pop("managedFields", None)
         if kind in WORKLOAD_KINDS:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .features import FeatureGates, spec_at
+from .plugins.dynamicresources.gated import disabled_fields, drop
 
 
 @dataclass(frozen=True)
@@ -106,3 +107,13 @@ def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str
             yield path, gate_off_detail(check.what, check.gate, gates)
         elif not check.modelled:
             yield path, f"{check.what} {NOT_MODELLED}"
+
+
+def dropped_dra_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:
+    """(field, why) for each DRA field behind a gate that is off, dropped from `obj` as the
+    API server drops it on create (plugins/dynamicresources/gated.py): the first place it is
+    set names it, the others are counted."""
+    for row, places in disabled_fields(obj, gates.enabled):
+        drop(places)
+        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
+        yield places[0][0], gate_off_detail(row.what, row.gate, gates) + more

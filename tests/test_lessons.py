@@ -24,6 +24,7 @@ import pytest
 from scheduler_core import cli
 from scheduler_core.errors import InputError
 from scheduler_core.extenders.sample import ExtenderServer, Rules
+from scheduler_core.features import DEFAULT_RELEASE, feature_gates
 from scheduler_core.observe import MultiObserver, Observer, TraceObserver
 from scheduler_core.outoftree import PLUGINS
 from scheduler_core.simulate import load_scheduler, simulate
@@ -37,6 +38,7 @@ LESSON_FIXTURES = {
     "gang-lesson", "gang-lesson-fits", "gpu-lesson", "extender-lesson", "gpu-cluster",
     "scale-500", "storage-revert-lesson", "gpu-dra-lesson", "postbind-lesson", "capacity-lesson",
     "locally-optimal",
+    "dra-releases-lesson",
 }
 # The timeline lessons' outcomes are checked in scheduler_core/timeline/test_lessons.py.
 TIMELINE_FIXTURES = {"node-failure-lesson", "scaleup-spread-lesson"}
@@ -82,8 +84,10 @@ def fixture_text(name: str, edits=()) -> str:
 
 
 def lesson(name: str, *, seed: int = SEED, edits=(), config: str | None = None,
-           max_cycles: int | None = None, text: str | None = None) -> Lesson:
-    """Run fixtures/<name>.yaml (its text edited by `edits`, or `text`) to the end."""
+           max_cycles: int | None = None, text: str | None = None,
+           release: str = DEFAULT_RELEASE, gates: str | None = None) -> Lesson:
+    """Run fixtures/<name>.yaml (its text edited by `edits`, or `text`) to the end, as the
+    kube-scheduler `release` would."""
     path = str(FIXTURES / f"{name}.yaml")
     texts = {path: text if text is not None else fixture_text(name, edits)}
     config_file = None
@@ -93,7 +97,7 @@ def lesson(name: str, *, seed: int = SEED, edits=(), config: str | None = None,
     trace, events = TraceObserver(), PodEvents()
     scheduler = load_scheduler([path], config_file=config_file, seed=seed,
                                 observer=MultiObserver([trace, events]), out_of_tree=PLUGINS,
-                                texts=texts)
+                                texts=texts, features=feature_gates(release, gates))
     scheduler.run(max_cycles)
     return Lesson(scheduler, trace.to_list(), events.events)
 
@@ -1219,3 +1223,77 @@ def test_locally_optimal_try_a_higher_priority_batch_goes_first():
 def test_locally_optimal_try_a_smaller_batch_binds_everything(capsys):
     run = lesson("locally-optimal", edits=[(BATCH_CPU, BATCH_CPU.replace('"4"', '"2"'))])
     assert all(run.bindings.values())
+
+
+# --- dra-releases-lesson ----------------------------------------------------------------------
+# One cluster under v1.37 and v1.34: device taints, partitionable devices and DRA-backed extended
+# resources (DRADeviceTaints, DRAPartitionableDevices, DRAExtendedResource: off in v1.34 and
+# v1.35, on from v1.36; kube_features.go at v1.37).
+RELEASE_PODS = ("whole", "half", "ext", "careful", "tolerant")
+
+
+def dra_devices(run: Lesson) -> dict[str, list[tuple[str, str]]]:
+    """pod -> (pool, device) of the claims its bound cycle allocated at Reserve."""
+    out = {}
+    for pod in RELEASE_PODS:
+        bound = [c for c in run.of(pod) if c["outcome"] == "Bound"]
+        if bound:
+            out[pod] = [d for e in dra_detail(bound[0], "reserve") for d in devices_of(e)]
+    return out
+
+
+def test_dra_releases_lesson_under_v1_37():
+    run = lesson("dra-releases-lesson")
+    assert run.bindings == {"default/whole": "h100-node", "default/half": None,
+                            "default/ext": "a100-node", "default/careful": None,
+                            "default/tolerant": "a100-node"}
+    assert dra_devices(run) == {"whole": [("h100-node", "gpu-0")],
+                                "ext": [("a100-node", "gpu-1")],
+                                "tolerant": [("a100-node", "gpu-0")]}
+    # The halves consume the memory the whole GPU already took; gpu-0 of the A100s is tainted.
+    for pod in ("half", "careful"):
+        assert run.first(pod)["message"].startswith(
+            f"0/2 nodes are available: 2 {CANNOT_ALLOCATE}.")
+    (created,) = dra_detail(run.first("ext"), "preBind")
+    assert created["claim"].startswith("default/ext-extended-resources-")
+    pod = next(p for p in run.scheduler.cluster.pods if p["metadata"]["name"] == "ext")
+    status = pod["status"]["extendedResourceClaimStatus"]
+    assert f"default/{status['resourceClaimName']}" == created["claim"]
+    assert status["requestMappings"] == [{"containerName": "infer",
+                                          "resourceName": "example.com/gpu",
+                                          "requestName": "container-0-request-0"}]
+    assert list(run.scheduler.warnings) == []
+
+
+def test_dra_releases_lesson_under_v1_34_warns_and_ignores_the_new_fields():
+    run = lesson("dra-releases-lesson", release="1.34")
+    assert run.bindings == {"default/whole": "h100-node", "default/half": "h100-node",
+                            "default/ext": None, "default/careful": "a100-node",
+                            "default/tolerant": "a100-node"}
+    # Over-allocated: the half shares the H100 memory the whole GPU uses; careful takes the
+    # tainted A100.
+    assert dra_devices(run)["half"] == [("h100-node", "gpu-0-half-0")]
+    assert dra_devices(run)["careful"] == [("a100-node", "gpu-0")]
+    assert run.first("ext")["message"].startswith(
+        "0/2 nodes are available: 2 Insufficient example.com/gpu.")
+    fields = [line.split(": field ")[1].split(":")[0] for line in run.scheduler.warnings]
+    assert fields == ["spec.extendedResourceName", "spec.devices[0].taints",
+                      "spec.sharedCounters", "spec.devices[0].consumesCounters",
+                      "spec.spec.devices.requests[0].exactly.tolerations"]
+    assert all("feature gate is off in this run (v1.34;" in line
+               for line in run.scheduler.warnings)
+
+
+@pytest.mark.parametrize("release", ["1.35", "1.36"])
+def test_dra_releases_lesson_the_features_arrive_in_v1_36(release):
+    run = lesson("dra-releases-lesson", release=release)
+    expected = lesson("dra-releases-lesson", release="1.37" if release == "1.36" else "1.34")
+    assert run.bindings == expected.bindings
+
+
+def test_dra_releases_lesson_try_the_taints_gate_on_v1_34():
+    run = lesson("dra-releases-lesson", release="1.34", gates="DRADeviceTaints=true")
+    devices = dra_devices(run)
+    assert (devices["careful"], devices["tolerant"]) == ([("a100-node", "gpu-1")],
+                                                        [("a100-node", "gpu-0")])
+    assert not any("taints" in line or "tolerations" in line for line in run.scheduler.warnings)

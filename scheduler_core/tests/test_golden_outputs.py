@@ -41,6 +41,8 @@ FLAGS = {
     "postbind-lesson": ["--plugin", "BindAudit=scheduler_core.outoftree.bind_audit"],
 }
 DIGEST_ONLY = {"scale-500"}
+# Lessons that compare releases: also kept as an older release runs them (<name>.release-X.json).
+OLDER_RELEASES = [("dra-releases-lesson", "1.34")]
 LESSON_EXTENDER = "http://127.0.0.1:8888"
 LATENCY = re.compile(rb'"latencyMs": [-+.eE0-9]+')
 
@@ -91,5 +93,14 @@ def test_simulate_json_matches_the_golden_file(name, tmp_path):
         golden = GOLDEN / f"{name}.json"
     if UPDATE:
         GOLDEN.mkdir(exist_ok=True)
+        golden.write_bytes(output)
+    assert output == golden.read_bytes()
+
+
+@pytest.mark.parametrize(("name", "release"), OLDER_RELEASES)
+def test_simulate_json_under_an_older_release_matches_its_golden_file(name, release):
+    output = simulate(REPO / "fixtures" / f"{name}.yaml", ["--release", release])
+    golden = GOLDEN / f"{name}.release-{release}.json"
+    if UPDATE:
         golden.write_bytes(output)
     assert output == golden.read_bytes()

@@ -1,23 +1,16 @@
 """The run's release and feature gates as DynamicResources reads them, once, when the plugin
-is built (the handle's `features`: scheduler_core.features.FeatureGates)."""
+is built (`handle.features`: scheduler_core.features.FeatureGates)."""
 from __future__ import annotations
 
 from .allocator import Features
 
 
-def _features(handle):
-    # A handle without `features` (older callers) follows the newest release's defaults.
-    return getattr(handle, "features", None)
-
-
 def release_at_least(handle, version: tuple[int, int]) -> bool:
-    features = _features(handle)
-    return features is None or (1, features.minor) >= version
+    return (1, handle.features.minor) >= version
 
 
 def enabled(handle, gate: str) -> bool:
-    features = _features(handle)
-    return True if features is None else features.enabled(gate)
+    return handle.features.enabled(gate)
 
 
 def allocator_features(handle) -> Features:
