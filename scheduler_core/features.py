@@ -102,6 +102,15 @@ VERSIONED_SPECS: dict[str, tuple[Spec, ...]] = {
 }
 # The first release whose kube-scheduler no longer knows the gate.
 REMOVED_IN = {"SchedulerQueueingHints": 37}
+# The gates whose behaviour the engine follows either way. Setting another one is accepted,
+# as kube-scheduler accepts it, with a warning that it changes nothing here (docs/ENGINE.md
+# lists what each release's gates do and which the engine does not model).
+MODELLED = frozenset({
+    "DynamicResourceAllocation", "DRAAdminAccess", "DRAConsumableCapacity",
+    "DRADeviceBindingConditions", "DRADeviceTaints", "DRAExtendedResource",
+    "DRAPartitionableDevices", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus",
+    "NodeDeclaredFeatures", "PodLevelResources",
+})
 # component-base's own gates: set every unset alpha (beta) gate at once.
 ALL_ALPHA, ALL_BETA = "AllAlpha", "AllBeta"
 
@@ -220,6 +229,9 @@ def feature_gates(release: str = DEFAULT_RELEASE,
             word = "GA" if spec.prerelease == GA else "deprecated"
             notes.append(f"--feature-gates: Setting {word} feature gate {key}="
                          f"{str(value).lower()}. It will be removed in a future release.")
+        if key not in MODELLED:
+            notes.append(f"--feature-gates: {key}: the engine does not model this gate; "
+                         f"setting it changes nothing in this run")
         explicit[key] = value
     for stage, value in every.items():   # setUnsetAlphaGates / setUnsetBetaGates
         for name, spec in known.items():

@@ -109,3 +109,10 @@ def test_all_alpha_turns_on_every_alpha_gate_not_set_explicitly():
 def test_asking_for_a_gate_the_engine_does_not_list_is_a_programming_error():
     with pytest.raises(KeyError):
         feature_gates().enabled("NoSuchGate")
+
+
+def test_setting_a_gate_the_engine_does_not_model_is_accepted_with_a_warning():
+    gates = feature_gates("1.35", "OpportunisticBatching=false,NodeDeclaredFeatures=true")
+    assert not gates.enabled("OpportunisticBatching")
+    assert gates.notes == ("--feature-gates: OpportunisticBatching: the engine does not model "
+                           "this gate; setting it changes nothing in this run",)
