@@ -19,9 +19,18 @@ def pytest_addoption(parser):
         default=False,
         help="also run tests marked 'services' (need DATABASE_URL and REDIS_URL)",
     )
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        default=False,
+        help="let the browser tests rewrite docs/screenshots (same as SCREENSHOTS=1)",
+    )
 
 
 def pytest_configure(config):
+    if config.getoption("--screenshots"):
+        # Read by tests/browser/helpers.screenshots_wanted, in this process.
+        os.environ["SCREENSHOTS"] = "1"
     if config.getoption("--services"):
         missing = [name for name in SERVICES_VARIABLES if not os.environ.get(name)]
         if missing:

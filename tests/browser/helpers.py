@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -31,13 +32,24 @@ def private_clone(pg, fixture: str, name: str) -> int:
     return clone["id"]
 
 
-def screenshot(pg, name: str, **kwargs) -> None:
+def screenshots_wanted() -> bool:
+    """Whether to write docs/screenshots: only when asked (`pytest --screenshots`, or
+    SCREENSHOTS=1), since they are tracked files and a test run must leave the tree clean."""
+    return os.environ.get("SCREENSHOTS") == "1"
+
+
+def screenshot(target, name: str, **kwargs) -> None:
+    """docs/screenshots/<name> of a page or a locator (one element), when asked."""
+    if not screenshots_wanted():
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(SCREENSHOTS / name), **kwargs)
+    target.screenshot(path=str(SCREENSHOTS / name), **kwargs)
 
 
 def full_page_screenshot(pg, name: str) -> None:
     """The whole page in one viewport, so sticky bars sit where they belong."""
+    if not screenshots_wanted():
+        return
     height = pg.evaluate("document.documentElement.scrollHeight")
     size = pg.viewport_size
     pg.set_viewport_size({"width": size["width"], "height": height})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import SCREENSHOTS, api_post, cluster_id
+from tests.browser.helpers import api_post, cluster_id, screenshot
 from tests.browser.test_lesson_gpu import run_to_end, start_run
 from tests.browser.test_storage_and_gang import step_cycles
 
@@ -72,7 +72,7 @@ def test_a_node_added_to_a_paused_run_schedules_the_pending_pod(page):
     expect(moves.first).to_contain_text("default/second")
     expect(moves.first).to_contain_text("NodeAdd")
     unstick_run_bar(page)
-    page.locator("#run-life").screenshot(path=str(SCREENSHOTS / "run-add-node.png"))
+    screenshot(page.locator("#run-life"), "run-add-node.png")
 
 
 def test_the_node_failure_lesson_timeline_and_charts(page):
@@ -89,7 +89,7 @@ def test_the_node_failure_lesson_timeline_and_charts(page):
     page.click("#timeline-form button[type=submit]")
     expect(page.locator("#timeline-status")).to_contain_text(
         "field spec.steps[0].at: Invalid value: -5")
-    page.locator("#timelines").screenshot(path=str(SCREENSHOTS / "cluster-timelines.png"))
+    screenshot(page.locator("#timelines"), "cluster-timelines.png")
 
     run = start_run(page, cluster)
     bindings = run_to_end(page, run)
@@ -100,5 +100,5 @@ def test_the_node_failure_lesson_timeline_and_charts(page):
     expect(page.locator("#history-marks .history-mark.step")).to_have_count(3)
     expect(page.locator("#history-marks .history-mark.pod")).to_have_count(5)
     unstick_run_bar(page)
-    page.locator("#run-life").screenshot(path=str(SCREENSHOTS / "run-charts.png"))
-    page.locator("#history-box").screenshot(path=str(SCREENSHOTS / "run-history-marks.png"))
+    screenshot(page.locator("#run-life"), "run-charts.png")
+    screenshot(page.locator("#history-box"), "run-history-marks.png")

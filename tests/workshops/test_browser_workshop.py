@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM, DEMO_PASSWORD, DEMO_USER, browser, live_app  # noqa: F401
-from tests.browser.helpers import SCREENSHOTS
+from tests.browser.helpers import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -111,14 +111,14 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
         expect(pg.locator("#predict-status")).to_contain_text("Prediction sent")
     expect(trainer.locator("#tally-count")).to_have_text("3")
     expect(presenter.locator("#presenter-tally .tally-count")).to_have_text("3")
-    attendees["Cleo"].screenshot(path=str(SCREENSHOTS / "workshop-attendee-before-reveal.png"))
+    screenshot(attendees["Cleo"], "workshop-attendee-before-reveal.png")
     # The projector hides the asked cycle until the reveal: no winner, no totals, no counts.
     expect(presenter.locator("#conceal-note")).to_contain_text(f"Cycle {ASKED}, Score")
     shown = presenter.evaluate("document.body.innerText")
     for outcome in ("692", "480", "Bound", "→ node-b", "winner", "bound 3"):
         assert outcome not in shown, outcome
     presenter.evaluate("window.scrollTo(0, 0)")
-    presenter.screenshot(path=str(SCREENSHOTS / "workshop-presenter-question-open.png"))
+    screenshot(presenter, "workshop-presenter-question-open.png")
 
     trainer.click("#btn-reveal")
     expect(trainer.locator("#past-questions li")).to_have_count(1)   # the reveal is stored
@@ -126,7 +126,7 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     presenter.locator("#timeline li", has_text=re.compile(r"^\s*Score\s*$")).click()
     expect(presenter.locator("#point-detail")).to_contain_text("NodeAffinity")
     presenter.evaluate("window.scrollTo(0, 0)")
-    presenter.screenshot(path=str(SCREENSHOTS / "workshop-presenter-revealed.png"))
+    screenshot(presenter, "workshop-presenter-revealed.png")
     # Every column of the Score table shows, the total included, in each of its modes.
     for mode in ("all", "weighted", "raw"):
         presenter.check(f"input[name=score-mode][value={mode}]")
@@ -144,7 +144,7 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
         expect(pg.locator("#stat-hidden")).to_be_hidden()
         expect(pg.locator("#cycle-detail")).to_contain_text("Score (weighted)")
     assert answer["answer"] == ["node-b"] and answer["plugin"] == "NodeAffinity"
-    attendees["Cleo"].screenshot(path=str(SCREENSHOTS / "workshop-attendee-after-reveal.png"))
+    screenshot(attendees["Cleo"], "workshop-attendee-after-reveal.png")
 
     # Ana detaches and steps her own run from the same point; the presenter's run and the
     # other attendees stay where they were.
