@@ -52,7 +52,7 @@ def plan_input() -> tuple[str, str]:
 def bench_plan() -> None:
     cluster, template = plan_input()
     started = time.perf_counter()
-    scenario = Scenario(["cluster.yaml"], texts={"cluster.yaml": cluster})
+    scenario = Scenario.from_files(["cluster.yaml"], texts={"cluster.yaml": cluster})
     loaded = time.perf_counter()
     result = plan(scenario, read_template("node.yaml", template), progress=lambda e: print(
         f"  {time.perf_counter() - started:6.1f}s {e}", flush=True))
@@ -86,7 +86,7 @@ def optimize_input(seed: int = 7) -> str:
 def bench_optimize(time_limit: float) -> None:
     text = optimize_input()
     started = time.perf_counter()
-    scenario = Scenario(["cluster.yaml"], texts={"cluster.yaml": text})
+    scenario = Scenario.from_files(["cluster.yaml"], texts={"cluster.yaml": text})
     out = optimize(scenario, time_limit=time_limit, progress=lambda e: print(
         f"  {time.perf_counter() - started:6.1f}s {e}", flush=True))
     done = time.perf_counter()

@@ -62,7 +62,7 @@ def add_optimize_parser(sub, release_flags) -> None:
 
 def scenario_of(args, run: dict) -> Scenario:
     """run: the command line's out_of_tree plugins, features and warn sink."""
-    return Scenario(args.files, config_file=args.config, seed=args.seed, **run)
+    return Scenario.from_files(args.files, config_file=args.config, seed=args.seed, **run)
 
 
 def _non_negative(value: int, flag: str) -> None:

@@ -19,16 +19,21 @@ ADDED_NODES_SOURCE = "(added nodes)"
 
 
 class Scenario:
-    def __init__(self, paths: list[str], *, config_file: str | None = None, seed: int = 0,
-                 out_of_tree: dict | None = None, warn=None,
-                 texts: dict[str, str] | None = None, features: FeatureGates = DEFAULT_GATES):
-        """Reads and checks everything now: bad input raises InputError here, not in a run.
+    def __init__(self, sources: list[tuple[str, list]], *, config: dict | None = None,
+                 seed: int = 0, out_of_tree: dict | None = None, warn=None,
+                 features: FeatureGates = DEFAULT_GATES, checked: bool = False,
+                 config_file: str | None = None):
+        """Checks everything now: bad input raises InputError here, not in a run.
+
+        sources: [(file, [document, ...])] as load_documents takes them (checked: validated
+        when stored, as a playground run's are); config: the KubeSchedulerConfiguration
+        (None: the documents' own); config_file: a file that must hold it.
         warn(line) gets the warnings of reading the input and of the configuration, once
         (the runs that follow read the same input again and would only repeat them)."""
-        sources = read_sources(list(paths) + ([config_file] if config_file else []), texts)
         self._frozen = pickle.dumps(sources, protocol=pickle.HIGHEST_PROTOCOL)
         self.seed, self.out_of_tree, self.features = seed, out_of_tree, features
-        cluster = load_documents(sources, seed, features=features)
+        self.config = config
+        cluster = load_documents(sources, seed, checked=checked, features=features)
         if config_file and cluster.config_file != config_file:
             raise InputError("no KubeSchedulerConfiguration document", file=config_file)
         self.config_file = cluster.config_file
@@ -38,9 +43,16 @@ class Scenario:
             cluster.warnings.subscribe(warn)
         self.node_names = {n["metadata"]["name"] for n in cluster.nodes}
         # Built once so that a bad configuration is reported before any search starts.
-        self.frameworks = build_scheduler(cluster, config_file=self.config_file, seed=seed,
-                                          out_of_tree=out_of_tree).frameworks
+        self.frameworks = build_scheduler(cluster, config, config_file=self.config_file,
+                                          seed=seed, out_of_tree=out_of_tree).frameworks
         self.warnings = cluster.warnings.to_list()
+
+    @classmethod
+    def from_files(cls, paths: list[str], *, config_file: str | None = None,
+                   texts: dict[str, str] | None = None, **options) -> Scenario:
+        """As simulate reads FILEs and --config (texts: their contents, instead of reading)."""
+        sources = read_sources(list(paths) + ([config_file] if config_file else []), texts)
+        return cls(sources, config_file=config_file, **options)
 
     def cluster(self, extra_nodes: list[dict] = ()) -> Cluster:
         sources = pickle.loads(self._frozen)
@@ -50,5 +62,6 @@ class Scenario:
 
     def scheduler(self, extra_nodes: list[dict] = (), observer=None) -> Scheduler:
         """A fresh scheduler over the cluster plus `extra_nodes`, nothing scheduled yet."""
-        return build_scheduler(self.cluster(extra_nodes), config_file=self.config_file,
-                               seed=self.seed, observer=observer, out_of_tree=self.out_of_tree)
+        return build_scheduler(self.cluster(extra_nodes), self.config,
+                               config_file=self.config_file, seed=self.seed, observer=observer,
+                               out_of_tree=self.out_of_tree)

@@ -19,7 +19,7 @@ HOST, ZONE = "kubernetes.io/hostname", "topology.kubernetes.io/zone"
 
 
 def scenario(*docs) -> Scenario:
-    return Scenario(["cluster.yaml"], texts={"cluster.yaml": yaml.safe_dump_all(docs)})
+    return Scenario.from_files(["cluster.yaml"], texts={"cluster.yaml": yaml.safe_dump_all(docs)})
 
 
 def violations(sc: Scenario, placement: dict[str, str | None]) -> list[str]:

@@ -18,7 +18,7 @@ HOST = "kubernetes.io/hostname"
 
 
 def scenario(*docs) -> Scenario:
-    return Scenario(["cluster.yaml"], texts={"cluster.yaml": yaml.safe_dump_all(docs)})
+    return Scenario.from_files(["cluster.yaml"], texts={"cluster.yaml": yaml.safe_dump_all(docs)})
 
 
 def template(cpu="2", **kw) -> dict:
