@@ -33,6 +33,7 @@ urlpatterns = [
     path("api/", include("playground.profiles.urls")),
     path("api/", include("playground.runs.urls")),
     path("api/", include("playground.timelines.urls")),
+    path("api/", include("playground.whatif.urls")),
     path("api/workshops/", include("playground.workshops.api_urls")),
     path("api/practice/", include("playground.workshops.practice_urls")),
     re_path(r"^api/", errors.api_not_found),

@@ -49,14 +49,16 @@ MODELLED = frozenset({NODE_UNSCHEDULABLE, NODE_NAME, TAINT_TOLERATION, NODE_AFFI
 class Limits:
     nodes: int = DEFAULT_MAX_NODES
     pods: int = DEFAULT_MAX_PODS
+    # What sets each limit, for the error: the command line's flags, or a setting's name.
+    knobs: tuple[str, str] = ("--max-solver-nodes", "--max-solver-pods")
 
     def check(self, nodes: int, pods: int) -> None:
         if nodes > self.nodes:
             raise InputError(f"the cluster has {nodes} nodes, more than the solver's limit of "
-                             f"{self.nodes} (--max-solver-nodes)")
+                             f"{self.nodes} ({self.knobs[0]})")
         if pods > self.pods:
             raise InputError(f"the cluster has {pods} pending pods, more than the solver's limit "
-                             f"of {self.pods} (--max-solver-pods)")
+                             f"of {self.pods} ({self.knobs[1]})")
 
 
 def scheduler_placement(scenario: Scenario) -> tuple[dict, list[dict]]:

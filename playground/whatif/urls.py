@@ -1,0 +1,10 @@
+"""URLs under /api/ for the what-if answers (included by playground.urls)."""
+
+from django.urls import path
+
+from playground.whatif import api
+
+urlpatterns = [
+    path("runs/<int:pk>/global-placement/", api.RunGlobalPlacementView.as_view(),
+         name="api-run-global-placement"),
+]

@@ -1,0 +1,34 @@
+"""The run view's global placement: the solver's answer beside the scheduler's, on the
+locally-optimal lesson (batch left pending behind web-1, bound by the global placement)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import SCREENSHOTS, cluster_id
+from tests.browser.test_lesson_gpu import run_to_end, start_run
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_global_placement_shows_the_pod_the_scheduler_left_pending(page):
+    run = start_run(page, cluster_id(page, "locally-optimal"))
+    run_to_end(page, run)
+    panel = page.locator("#global-placement")
+    panel.scroll_into_view_if_needed()
+    panel.locator("#global-solve").click()
+    expect(panel.locator("#global-sched-bound")).to_have_text("2", timeout=30_000)
+    expect(panel.locator("#global-opt-bound")).to_have_text("3")
+    expect(panel.locator(".verdicts")).to_contain_text("Global placement (OPTIMAL)")
+    # web-1 scores alike on either small node: which one is the solver's tie.
+    expect(panel.locator("#global-gained li")).to_have_text(re.compile(
+        r"default/batch fits large, which cycle 0 gave to default/web-1 \(globally on "
+        r"small-[12]\)\."))
+    gained = panel.locator("#global-table tr.gained")
+    expect(gained).to_have_count(1)
+    expect(gained.locator("td")).to_have_text(["default/batch", "pending", "large"])
+    expect(panel.locator("#global-unmodelled")).to_contain_text("VolumeBinding")
+    panel.screenshot(path=str(SCREENSHOTS / "run-global-placement.png"))
