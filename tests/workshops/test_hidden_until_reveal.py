@@ -70,7 +70,7 @@ def reveal(trainer, workshop, question):
 def run_routes(run_id: int) -> list[str]:
     api = f"/api/runs/{run_id}/"
     return [api, f"{api}cycles/", f"{api}cycles/{ASKED}/", f"{api}state/", f"{api}export/",
-            f"/runs/{run_id}/", f"/ui/runs/{run_id}/view/"]
+            f"{api}view/", f"/runs/{run_id}/"]
 
 
 def page_client(api_client) -> Client:
@@ -161,7 +161,6 @@ def test_no_cluster_to_run_while_a_question_is_open(workshop, trainer, ana, pres
     assert ana.get(f"/api/clusters/{lesson}/").status_code == 404
     made = ana.post("/api/runs/", {"cluster": lesson, "seed": 1}, format="json")
     assert made.status_code == 400 and "cluster" in made.json()
-    assert page_client(ana).post(f"/ui/clusters/{lesson}/compare/", "{}",
-                                 content_type="application/json").status_code == 404
+    assert ana.post(f"/api/clusters/{lesson}/compare/", {}, format="json").status_code == 404
     reveal(trainer, workshop, question)
     assert ana.get(f"/api/clusters/{lesson}/").status_code == 200
