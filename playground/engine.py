@@ -7,7 +7,10 @@ pages and a run never disagree about which plugins exist.
 
 from django.conf import settings
 
+from playground.errors import InvalidInput
 from scheduler_core.config import API_VERSION
+from scheduler_core.errors import InputError
+from scheduler_core.features import FeatureGates, feature_gates, parse_release
 from scheduler_core.framework.registry import Registry
 from scheduler_core.loader import CONFIG_KIND
 from scheduler_core.plugins.registry import default_registry
@@ -25,3 +28,12 @@ def scheduler_registry() -> Registry:
 
 def default_config() -> dict:
     return {"apiVersion": API_VERSION, "kind": CONFIG_KIND}
+
+
+def release_gates(value: str | None, *, field: str = "release") -> FeatureGates:
+    """The gates of the kube-scheduler release a run, a check or a comparison follows (None:
+    the newest); a release the engine does not follow is a 400 naming `field`."""
+    try:
+        return feature_gates(parse_release(value, field=field))
+    except InputError as exc:
+        raise InvalidInput({field: [str(exc).removeprefix(f"{field}: ")]}) from exc

@@ -13,6 +13,7 @@ import json
 from django.conf import settings
 from django.db import models, transaction
 
+from scheduler_core.features import DEFAULT_RELEASE, RELEASES
 from scheduler_core.framework.types import PodInfo, Resource
 from scheduler_core.loader import pod_priority
 from scheduler_core.tracepack import unpack
@@ -332,6 +333,9 @@ class Run(models.Model):
     config = models.JSONField()      # the KubeSchedulerConfiguration at creation
     # The cluster's manifests at creation, in export order: `documents`, a RunDocuments row.
     seed = models.BigIntegerField(default=0)
+    # The kube-scheduler release the run follows (scheduler_core.features.RELEASES).
+    release = models.CharField(max_length=8, default=DEFAULT_RELEASE,
+                               choices=[(r, r) for r in RELEASES])
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=CREATED)
     virtual_time = models.FloatField(default=0.0)
     cycle_count = models.IntegerField(default=0)

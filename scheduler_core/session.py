@@ -8,6 +8,7 @@ from __future__ import annotations
 from itertools import islice
 
 from .build import build_scheduler
+from .features import DEFAULT_GATES, FeatureGates
 from .loader import load_documents
 from .observe import MultiObserver, Observer
 from .queue import ACTIVE, BACKOFF, GATED, UNSCHEDULABLE
@@ -16,10 +17,12 @@ from .scheduler import Scheduler
 
 class RunSession:
     def __init__(self, sources: list[tuple[str, list]], config: dict | None, seed: int = 0,
-                 out_of_tree: dict | None = None, record: bool = False, checked: bool = False):
+                 out_of_tree: dict | None = None, record: bool = False, checked: bool = False,
+                 features: FeatureGates = DEFAULT_GATES):
         """record: keep the timeline recorder (steps, samples, plugin timings) observing.
-        checked: the documents were validated when stored (load_documents' `checked`)."""
-        cluster = load_documents(sources, seed, checked=checked)
+        checked: the documents were validated when stored (load_documents' `checked`).
+        features: the kube-scheduler release and gates the run follows."""
+        cluster = load_documents(sources, seed, checked=checked, features=features)
         self.scheduler = build_scheduler(cluster, config, seed=seed, out_of_tree=out_of_tree,
                                          record=record)
         self.record = record

@@ -19,6 +19,7 @@ from playground.models import (
     StorageClass,
 )
 from playground.profiles.selectors import profile_label
+from scheduler_core.features import DEFAULT_RELEASE, RELEASES
 
 MAX_SEED = 2**63 - 1
 
@@ -167,7 +168,7 @@ class RunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Run
-        fields = ["id", "cluster", "cluster_name", "owner", "name", "seed", "status",
+        fields = ["id", "cluster", "cluster_name", "owner", "name", "seed", "release", "status",
                   "virtual_time", "cycle_count", "pods_bound", "error", "created", "updated",
                   "profile"]
         read_only_fields = fields
@@ -181,6 +182,9 @@ class RunCreateSerializer(serializers.Serializer):
     cluster = serializers.IntegerField(min_value=1, help_text="a cluster id you can see")
     seed = serializers.IntegerField(min_value=0, max_value=MAX_SEED, required=False, default=0)
     name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    release = serializers.CharField(
+        max_length=16, required=False, allow_blank=True, default=DEFAULT_RELEASE,
+        help_text=f"the kube-scheduler release the run follows: {', '.join(RELEASES)}")
 
 
 class RunPatchSerializer(serializers.Serializer):

@@ -13,9 +13,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from playground.api.base import WRITE_ERRORS, PlaygroundMixin, errors
+from playground.engine import release_gates
 from playground.profiles import text
 from playground.profiles.selectors import expand_profiles
 from playground.profiles.services import compare_profiles
+from scheduler_core.features import DEFAULT_RELEASE, RELEASES
 
 CONFIG_HELP = "a KubeSchedulerConfiguration (null: kube-scheduler's defaults)"
 
@@ -26,14 +28,25 @@ class YamlSerializer(serializers.Serializer):
                                  help_text="YAML to read (when `data` is absent)")
 
 
+RELEASE_HELP = f"the kube-scheduler release to follow: {', '.join(RELEASES)}"
+
+
+def release_field():
+    return serializers.CharField(max_length=16, required=False, allow_blank=True,
+                                 default=DEFAULT_RELEASE, help_text=RELEASE_HELP)
+
+
 class CheckSerializer(serializers.Serializer):
     config = serializers.JSONField(required=False, allow_null=True, default=None,
                                    help_text=CONFIG_HELP)
+    release = release_field()
 
 
 class CompareSerializer(serializers.Serializer):
     a = serializers.JSONField(required=False, allow_null=True, default=None, help_text=CONFIG_HELP)
     b = serializers.JSONField(required=False, allow_null=True, default=None, help_text=CONFIG_HELP)
+    release_a = release_field()
+    release_b = release_field()
     seed = serializers.IntegerField(required=False, default=0, min_value=-(2**63),
                                     max_value=2**63 - 1)
 
@@ -75,7 +88,8 @@ class ProfileCheckView(PlaygroundMixin, APIView):
                     "is an answer: `ok` false and its `errors`.",
         request=CheckSerializer, responses={200: CHECK_ANSWER, **errors(400, 401, 403)})
     def post(self, request):
-        return Response(expand_profiles(self.validated(CheckSerializer)["config"]))
+        data = self.validated(CheckSerializer)
+        return Response(expand_profiles(data["config"], release_gates(data["release"])))
 
 
 class ProfileCompareView(PlaygroundMixin, APIView):
@@ -93,7 +107,9 @@ class ProfileCompareView(PlaygroundMixin, APIView):
     def post(self, request, pk):
         cluster = self.visible_cluster(pk)
         data = self.validated(CompareSerializer)
-        return Response(compare_profiles(cluster=cluster, a=data["a"], b=data["b"],
-                                         seed=data["seed"]))
+        return Response(compare_profiles(
+            cluster=cluster, a=data["a"], b=data["b"], seed=data["seed"],
+            releases=(release_gates(data["release_a"], field="release_a"),
+                      release_gates(data["release_b"], field="release_b"))))
 
 

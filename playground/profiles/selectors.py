@@ -10,8 +10,9 @@ import hashlib
 import json
 
 from playground.engine import out_of_tree_plugins, scheduler_registry
-from scheduler_core.config import DEFAULT_MULTI_POINT, parse_configuration
+from scheduler_core.config import default_multi_point, parse_configuration
 from scheduler_core.errors import ConfigError, InputError
+from scheduler_core.features import DEFAULT_GATES, FeatureGates
 from scheduler_core.framework.handle import FakeHandle
 from scheduler_core.framework.interfaces import EXTENSION_POINTS
 from scheduler_core.framework.runtime import FrameworkError, expand_plugins
@@ -26,7 +27,7 @@ def plugin_catalog() -> tuple[dict, ...]:
 
 @functools.cache
 def _plugin_catalog(out_of_tree: tuple) -> tuple[dict, ...]:
-    defaults = dict(DEFAULT_MULTI_POINT)
+    defaults = dict(default_multi_point())   # the newest release's default profile
     registry = default_registry(dict(out_of_tree))
     out = []
     for name in registry.names():
@@ -54,11 +55,12 @@ def profile_label(config: dict | None) -> str:
     return f"{', '.join(names)} · {hashlib.sha256(canonical.encode()).hexdigest()[:8]}"
 
 
-def expand_profiles(config: dict | None) -> dict:
-    """What each profile runs at each extension point, or kube-scheduler's messages."""
+def expand_profiles(config: dict | None, features: FeatureGates = DEFAULT_GATES) -> dict:
+    """What each profile runs at each extension point, or kube-scheduler's messages, under
+    the release and gates `features` (its default profile, its plugins)."""
     registry = scheduler_registry()
     try:
-        cfg = parse_configuration(config, registry)
+        cfg = parse_configuration(config, registry, features=features)
     except ConfigError as exc:
         return {"ok": False, "errors": exc.errors}
     except InputError as exc:

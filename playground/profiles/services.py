@@ -15,6 +15,7 @@ from playground.profiles.selectors import expand_profiles
 from scheduler_core.build import build_scheduler
 from scheduler_core.config import API_VERSION, parse_configuration
 from scheduler_core.errors import ConfigError, InputError
+from scheduler_core.features import DEFAULT_GATES, FeatureGates
 from scheduler_core.loader import CONFIG_KIND, load_documents
 from scheduler_core.safe_read import read_documents
 from scheduler_core.session import node_usage
@@ -64,35 +65,41 @@ def profile_config_from_text(text: str) -> dict:
     return docs[0]
 
 
-def _schedule(documents: list, config: dict | None, seed: int) -> dict:
+def _schedule(documents: list, config: dict | None, seed: int,
+              features: FeatureGates = DEFAULT_GATES) -> dict:
     """The documents scheduled to the end without a trace (the path of `simulate --output
-    summary`): bindings, why the others wait, each node's usage."""
+    summary`) under the release and gates `features`: bindings, why the others wait, each
+    node's usage, and the warnings of input that release does not honour."""
     # The engine writes into the manifests it loads (spec.nodeName on binding): give it a copy.
-    cluster = load_documents([("cluster", copy.deepcopy(documents))])
+    cluster = load_documents([("cluster", copy.deepcopy(documents))], features=features)
     sched = build_scheduler(cluster, config, seed=seed, out_of_tree=out_of_tree_plugins())
     sched.run()
     usage = {ni.name: node_usage(ni) for ni in sched.cache.node_infos.values()}
-    return {"bindings": dict(sched.bindings), "pending": sched.pending_reasons(),
+    return {"release": features.release, "warnings": sched.warnings.to_list(),
+            "bindings": dict(sched.bindings), "pending": sched.pending_reasons(),
             "usage": usage, "cycles": sched.cycle_count, "time": sched.clock}
 
 
-def compare_profiles(*, cluster: Cluster, a, b, seed: int) -> dict:
+def compare_profiles(*, cluster: Cluster, a, b, seed: int,
+                     releases: tuple[FeatureGates, FeatureGates] = (DEFAULT_GATES,
+                                                                    DEFAULT_GATES)) -> dict:
     """The cluster scheduled under configurations `a` and `b` with one seed, inside the
-    request: TooLarge past COMPARE_MAX_NODES or COMPARE_MAX_PODS (two runs compare instead),
-    InvalidInput with each side's messages."""
+    request, each under its release (`releases`: a's and b's gates): TooLarge past
+    COMPARE_MAX_NODES or COMPARE_MAX_PODS (two runs compare instead), InvalidInput with each
+    side's messages."""
     documents = list(cluster_manifests(cluster))
     kinds = [d.get("kind") for d in documents]
     if kinds.count("Node") > COMPARE_MAX_NODES or kinds.count("Pod") > COMPARE_MAX_PODS:
         raise TooLarge(f"compare runs clusters of up to {COMPARE_MAX_NODES} nodes and "
                        f"{COMPARE_MAX_PODS} pods; start two runs instead", field="detail")
     errors, results = {}, {}
-    for side, config in (("a", a), ("b", b)):
-        check = expand_profiles(config)
+    for side, config, features in (("a", a, releases[0]), ("b", b, releases[1])):
+        check = expand_profiles(config, features)
         if not check["ok"]:
             errors[side] = check["errors"]
             continue
         try:
-            results[side] = _schedule(documents, config, seed)
+            results[side] = _schedule(documents, config, seed, features)
         except InputError as exc:
             errors[side] = [str(exc)]
     if errors:

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from playground import tasking
 from playground.clusters.services import cluster_manifests
-from playground.engine import default_config, scheduler_registry
+from playground.engine import default_config, release_gates, scheduler_registry
 from playground.errors import Conflict, InvalidInput
 from playground.models import Cluster, Run, SchedulerProfile
 from playground.quotas import check_storage_quota
@@ -41,20 +41,25 @@ class RunStateConflict(Conflict):
         super().__init__({"detail": [message]})
 
 
-def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None) -> Run:
-    """A run over a snapshot of the cluster's objects and profile (what reset restores)."""
+def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None,
+               release: str | None = None) -> Run:
+    """A run over a snapshot of the cluster's objects and profile (what reset restores),
+    following the kube-scheduler `release` (None: the newest)."""
+    features = release_gates(release)
     # The cluster's timelines go with its objects (scheduler_core.timeline reads them).
     documents = list(cluster_manifests(cluster)) + [t.document() for t in cluster.timelines.all()]
     profile = SchedulerProfile.objects.filter(cluster=cluster).first()
     config = profile.config if profile else default_config()
     try:
-        parse_timelines(load_documents([("cluster", copy.deepcopy(documents))]))
-        parse_configuration(config, scheduler_registry())
+        parse_timelines(load_documents([("cluster", copy.deepcopy(documents))],
+                                       features=features))
+        parse_configuration(config, scheduler_registry(), features=features)
     except InputError as exc:
         raise InvalidInput({"cluster": [str(exc)]}) from exc
     check_storage_quota(owner=owner or cluster.owner, adding=len(json.dumps(documents)))
     return Run.objects.create(cluster=cluster, owner=owner or cluster.owner, name=name,
-                              seed=seed, config=config, documents=documents)
+                              seed=seed, release=features.release, config=config,
+                              documents=documents)
 
 
 def _check_writable(run: Run, user) -> None:

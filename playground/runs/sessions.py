@@ -22,6 +22,7 @@ from django.conf import settings
 
 from playground.engine import out_of_tree_plugins
 from playground.models import Run
+from scheduler_core.features import feature_gates
 from scheduler_core.observe import Observer, TraceRecorder
 from scheduler_core.session import RunSession
 from scheduler_core.stream import LIST_POINTS
@@ -145,7 +146,8 @@ def new_session(run: Run, *, record: bool = False) -> RunSession:
     """The run's session at cycle 0; record: with the timeline recorder on.
     A run's documents were checked when stored (services.run_create, run actions)."""
     return RunSession(engine_sources(run), run.config or None, seed=run.seed,
-                      out_of_tree=out_of_tree_plugins(), record=record, checked=True)
+                      out_of_tree=out_of_tree_plugins(), record=record, checked=True,
+                      features=feature_gates(run.release))
 
 
 def session_at(entry: SessionEntry, run: Run, heartbeat=None) -> RunSession:
