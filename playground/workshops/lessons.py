@@ -1,57 +1,45 @@
 """A lesson's text and objects as the workshop pages show them beside the run.
 
-The text is the lesson's section of docs/LESSONS.md (found by the cluster's name, which
-load_demo takes from the fixture's file name), or else the cluster's description (the
-fixture's `# description:` header). The objects are what the lesson is about: node labels
-that matter (zone, custom ones), taints and volumes; pod requests, affinities, tolerations,
-spread constraints and volumes.
+The text is the lesson's notes, fixtures/<name>.md (playground.workshops.lesson_notes; found
+by the cluster's name, which load_demo takes from the fixture's file name), or else the
+cluster's description (the fixture's `# description:` header). The objects are what the
+lesson is about: node labels that matter (zone, custom ones), taints and volumes; pod
+requests, affinities, tolerations, spread constraints and volumes.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from pathlib import Path
-
-from django.conf import settings
 
 from playground.clusters.object_detail import local_volumes, pod_constraints
 from playground.models import Cluster, Node, PersistentVolume, PersistentVolumeClaim, Pod
+from playground.workshops.lesson_notes import Notes, notes
 
-LESSONS_DOC = Path(settings.BASE_DIR) / "docs" / "LESSONS.md"
-HEADING = re.compile(r"^## \d+\. (?P<name>[\w.-]+):.*$", re.MULTILINE)
 MAX_TEXT = 6000
-# Where a lesson's section in docs/LESSONS.md starts giving the outcomes away.
-SPOILERS = re.compile(r"^\*\*(What to look at|Try this)", re.MULTILINE)
 MAX_OBJECTS = 200
 # Labels every node has, which say nothing about the lesson.
 BORING_LABELS = ("kubernetes.io/hostname", "kubernetes.io/os", "kubernetes.io/arch",
                  "beta.kubernetes.io/")
 
 
-@functools.cache
-def _sections(mtime: float) -> dict[str, str]:
-    text = LESSONS_DOC.read_text(encoding="utf-8")
-    matches = list(HEADING.finditer(text))
-    out = {}
-    for match, following in zip(matches, [*matches[1:], None]):
-        end = following.start() if following else len(text)
-        out[match.group("name")] = text[match.start():end].strip()
-    return out
+def _notes(cluster: Cluster) -> Notes | None:
+    """The notes of the lesson the cluster was loaded from (or is a copy of)."""
+    return notes(re.sub(r"(\.yaml)?( \(copy\).*)?$", "", cluster.name))
 
 
 def lesson_text(cluster: Cluster, *, spoilers: bool) -> str:
     """The lesson's notes; without spoilers (for attendees) they stop where the guide starts
     telling what each cycle does, which is what the room is asked to predict."""
-    try:
-        sections = _sections(LESSONS_DOC.stat().st_mtime)
-    except OSError:
-        sections = {}
-    base = re.sub(r"(\.yaml)?( \(copy\).*)?$", "", cluster.name)
-    text = sections.get(base) or cluster.description or ""
-    if not spoilers:
-        text = SPOILERS.split(text, maxsplit=1)[0].rstrip()
-    return text[:MAX_TEXT]
+    found = _notes(cluster)
+    if found is None:
+        return (cluster.description or "")[:MAX_TEXT]
+    return (found.section() if spoilers else found.attendee_section())[:MAX_TEXT]
+
+
+def lesson_question(cluster: Cluster, point: str) -> str:
+    """The lesson's own question text at `point`, "" if it has none."""
+    found = _notes(cluster)
+    return found.questions.get(point, "") if found else ""
 
 
 def _labels(labels: dict) -> dict:

@@ -24,6 +24,7 @@ from playground.runs import services as runs
 from playground.runs.services import run_create
 from playground.workshops import events
 from playground.workshops.answers import correct_answer
+from playground.workshops.lessons import lesson_question
 from playground.workshops.models import (
     Attendee,
     Prediction,
@@ -286,7 +287,8 @@ def question_ask(*, workshop: Workshop, point: str, prompt: str = "",
             raise Conflict({"detail": ["reveal the open question before asking another"]})
         question = Question.objects.create(
             workshop=workshop, run=run, cycle_index=cycle_index, point=point,
-            prompt=_text(prompt, "prompt").strip()[:300] or PROMPTS[point],
+            prompt=(_text(prompt, "prompt").strip()[:300]
+                    or lesson_question(lesson.cluster, point) or PROMPTS[point]),
             choices=question_choices(run, point))
         events.notify(workshop.pk, {"kind": "asked", "question": question_data(question)})
     return question

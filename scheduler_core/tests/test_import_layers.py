@@ -40,7 +40,7 @@ PLAYGROUND_LAYERS = (
                 "playground.workshops.events", "playground.workshops.join_throttle",
                 "playground.site.health",
                 "playground.site.throttling", "playground.profiles.text",
-                "playground.withholding")),
+                "playground.withholding", "playground.workshops.lesson_notes")),
     ("storage", ("playground.models", "playground.*.models")),
     ("configuration", ("playground", "playground.*", "playground.celery", "playground.settings",
                        "playground.env")),
