@@ -6,8 +6,8 @@
 One run on this machine: every workload at 5,000 nodes, SchedulingDaemonset at 15,000 (its
 threshold's variant) and SchedulingBasic at 50,000 too, each with the counts of the variant
 carrying Go's threshold; trace off (`--output summary`) with the medians of `--repeat` runs and
-trace on (the contract's JSON rendered) with the medians of `--repeat-traced`, the two series
-side by side (each measurement is a process of its own, timed in its own CPU time). bench's
+trace on (the contract's JSON rendered) with the medians of `--repeat-traced`, `--jobs`
+measurements at once (each is a process of its own, timed in its own CPU time). bench's
 rows are printed as they come; the table between `<!-- table -->` and `<!-- /table -->` in the
 document is then replaced, with the commit, the date and the load average it ran under.
 """
@@ -37,16 +37,13 @@ GROUPS = [(5000, [n for n in WORKLOADS if n != "SchedulingDaemonset"]),
 TARGETS = {"off": 2.0, "on": 1.0}   # whole process, times the Go floor
 
 
-def run_series(trace: str, repeat: int, lock) -> list[dict]:
-    results: list[dict] = []
-    for nodes, names in GROUPS:
-        out = io.StringIO()
-        args = SimpleNamespace(nodes=str(nodes), pods=None, workloads=",".join(names),
-                               profile="default", trace=trace, repeat=repeat)
-        status = bench_command(args, out=out, on_result=lambda r: _print(r, lock, results))
-        if status:
-            raise SystemExit(status)
-    return results
+def run_one(trace: str, nodes: int, name: str, repeat: int, lock, results: list) -> None:
+    args = SimpleNamespace(nodes=str(nodes), pods=None, workloads=name, profile="default",
+                           trace=trace, repeat=repeat)
+    status = bench_command(args, out=io.StringIO(),
+                           on_result=lambda r: _print(r, lock, results))
+    if status:
+        raise SystemExit(status)
 
 
 def _print(result: dict, lock, results: list) -> None:
@@ -101,12 +98,15 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--repeat-traced", type=int, default=1)
     parser.add_argument("--doc", default=str(ROOT / "docs" / "PERFORMANCE.md"))
+    parser.add_argument("--jobs", type=int, default=2, help="measurements run at once")
     args = parser.parse_args(argv)
-    lock = Lock()
-    with ThreadPoolExecutor(2) as pool:
-        off = pool.submit(run_series, "off", args.repeat, lock)
-        on = pool.submit(run_series, "on", args.repeat_traced, lock)
-        results = off.result() + on.result()
+    lock, results = Lock(), []
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(run_one, trace, nodes, name, repeat, lock, results)
+                   for trace, repeat in (("off", args.repeat), ("on", args.repeat_traced))
+                   for nodes, names in GROUPS for name in names]
+        for future in futures:
+            future.result()
     replace_table(Path(args.doc), markdown(results, args.repeat, args.repeat_traced))
     print(f"wrote {args.doc}")
     return 0
