@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Run `bench` over every scheduler_perf workload and write its table into docs/PERFORMANCE.md.
 
-    .venv/bin/python scripts/perf_table.py [--repeat 3] [--repeat-traced 1] [--doc PATH]
+    .venv/bin/python scripts/perf_table.py [--repeat 3] [--repeat-traced 1] [--jobs 2]
+                                           [--log FILE | --from-log FILE] [--doc PATH]
 
 One run on this machine: every workload at 5,000 nodes, SchedulingDaemonset at 15,000 (its
 threshold's variant) and SchedulingBasic at 50,000 too, each with the counts of the variant
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import subprocess
 import sys
@@ -37,19 +39,24 @@ GROUPS = [(5000, [n for n in WORKLOADS if n != "SchedulingDaemonset"]),
 TARGETS = {"off": 2.0, "on": 1.0}   # whole process, times the Go floor
 
 
-def run_one(trace: str, nodes: int, name: str, repeat: int, lock, results: list) -> None:
+def run_one(trace: str, nodes: int, name: str, repeat: int, lock, results: list,
+            log: str | None) -> None:
     args = SimpleNamespace(nodes=str(nodes), pods=None, workloads=name, profile="default",
                            trace=trace, repeat=repeat)
     status = bench_command(args, out=io.StringIO(),
-                           on_result=lambda r: _print(r, lock, results))
+                           on_result=lambda r: _keep(r, lock, results, log))
     if status:
         raise SystemExit(status)
 
 
-def _print(result: dict, lock, results: list) -> None:
+def _keep(result: dict, lock, results: list, log: str | None) -> None:
+    """Print bench's row and keep the figures (in the log too, one JSON object a line)."""
     with lock:
         print(row(result), flush=True)
-    results.append(result)
+        results.append(result)
+        if log:
+            with open(log, "a", encoding="utf-8") as f:
+                f.write(json.dumps(result) + "\n")
 
 
 def _ratio(value) -> str:
@@ -87,6 +94,23 @@ def markdown(results: list[dict], repeat: int, repeat_traced: int) -> str:
     return "\n".join([head, "", *lines])
 
 
+def measure_all(args) -> list[dict]:
+    """Every row, --jobs at once: the untraced ones first, the traced ones by size."""
+    lock, results = Lock(), []
+    tasks = [("off", nodes, name, args.repeat) for nodes, names in GROUPS for name in names]
+    tasks += sorted((("on", nodes, name, args.repeat_traced) for nodes, names in GROUPS
+                     for name in names), key=lambda t: t[1] * _pods(t[2], t[1]))
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(run_one, *task, lock, results, args.log) for task in tasks]
+        for future in futures:
+            future.result()
+    return results
+
+
+def _pods(name: str, nodes: int) -> int:
+    return len(WORKLOADS[name](min(nodes, 5000), None).pending)
+
+
 def replace_table(doc: Path, table: str) -> None:
     text = doc.read_text(encoding="utf-8")
     start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
@@ -99,14 +123,14 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat-traced", type=int, default=1)
     parser.add_argument("--doc", default=str(ROOT / "docs" / "PERFORMANCE.md"))
     parser.add_argument("--jobs", type=int, default=2, help="measurements run at once")
+    parser.add_argument("--log", help="append each row's figures to this file as JSON lines")
+    parser.add_argument("--from-log", help="write the table from such a file, measuring nothing")
     args = parser.parse_args(argv)
-    lock, results = Lock(), []
-    with ThreadPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(run_one, trace, nodes, name, repeat, lock, results)
-                   for trace, repeat in (("off", args.repeat), ("on", args.repeat_traced))
-                   for nodes, names in GROUPS for name in names]
-        for future in futures:
-            future.result()
+    if args.from_log:
+        with open(args.from_log, encoding="utf-8") as f:
+            results = [json.loads(line) for line in f if line.strip()]
+    else:
+        results = measure_all(args)
     replace_table(Path(args.doc), markdown(results, args.repeat, args.repeat_traced))
     print(f"wrote {args.doc}")
     return 0
