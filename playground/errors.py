@@ -4,6 +4,8 @@
 `InvalidInput` 400, `QuotaExceeded` 403, `Conflict` 409, `TooLarge` 413.
 """
 
+from django.db import InterfaceError, OperationalError
+
 
 class ServiceError(Exception):
     """Bad input for a service; `errors` maps a field path to messages (DRF's shape)."""
@@ -39,3 +41,29 @@ def has_nul(text: str) -> bool:
     """Whether the text (or its JSON) holds a NUL character, which PostgreSQL's text and jsonb
     cannot store: the services refuse it as InvalidInput."""
     return "\x00" in text or "\\u0000" in text
+
+
+# SQLSTATE classes of a connection that went away: 08 (connection exception) and 57P01-03
+# (the server terminated it: pg_terminate_backend, a shutdown, a crash recovery).
+_CONNECTION_LOST_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def sqlstate(exc: BaseException) -> str | None:
+    """The SQLSTATE of a database error (psycopg's, under Django's wrapper), if it has one."""
+    while exc is not None:
+        code = getattr(exc, "sqlstate", None)
+        if code:
+            return code
+        exc = exc.__cause__
+    return None
+
+
+def connection_lost(exc: BaseException) -> bool:
+    """Whether a database error means the connection dropped (retry on a new one), not that
+    the statement was refused."""
+    if not isinstance(exc, (InterfaceError, OperationalError)):
+        return False
+    state = sqlstate(exc)
+    if state is None:  # psycopg has no SQLSTATE for a socket that closed under it
+        return True
+    return state.startswith(_CONNECTION_LOST_STATES)

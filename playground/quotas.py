@@ -4,7 +4,8 @@ Every feature that stores something for a user checks them before writing.
 """
 
 from django.conf import settings
-from django.db.models import Sum, TextField
+from django.contrib.auth import get_user_model
+from django.db.models import F, Sum, TextField
 from django.db.models.functions import Cast, Length
 
 from playground.errors import QuotaExceeded
@@ -14,6 +15,17 @@ from playground.models import OBJECT_MODELS, Cluster, CycleRecord, Run, RunDocum
 def _over(what: str, used: int, limit: int, setting: str, *, field: str) -> QuotaExceeded:
     return QuotaExceeded(f"exceeded quota: {what}: used {used}, limited to {limit} ({setting})",
                          field=field)
+
+
+def lock_owner(owner) -> None:
+    """Hold the owner's quota lock until the transaction ends (call it inside atomic()).
+
+    A quota is a count read before a write, so two requests counting at once both see room
+    (8 simultaneous run starts against a quota of 3 all went). A no-op UPDATE of the owner's
+    row takes that row's lock on PostgreSQL and the database's write lock on SQLite: the next
+    request of the same owner counts only once this one has committed what it counted for.
+    """
+    get_user_model().objects.filter(pk=owner.pk).update(last_login=F("last_login"))
 
 
 def check_cluster_quota(*, owner) -> None:
@@ -44,7 +56,8 @@ def check_storage_quota(*, owner, adding: int = 0) -> None:
 
 
 def check_run_quota(*, owner, run: Run) -> None:
-    """Before a run starts or goes on: the owner's other running runs and stored bytes."""
+    """Before a run starts or goes on: the owner's other running runs and stored bytes.
+    Call it under lock_owner, in the transaction that marks the run running."""
     limit = settings.PLAYGROUND_QUOTA_CONCURRENT_RUNS
     used = Run.objects.filter(owner=owner, status=Run.RUNNING).exclude(pk=run.pk).count()
     if used >= limit:

@@ -69,7 +69,6 @@ from playground.models import (
 )
 from playground.profiles.selectors import plugin_catalog
 from playground.profiles.services import profile_config_from_text, profile_update
-from playground.quotas import check_run_quota
 from playground.runs import services as runs
 from playground.runs.export import (
     run_export_annotated,
@@ -507,8 +506,6 @@ class _RunActionView(PlaygroundMixin, APIView):
 
     def post(self, request, pk):
         run = self.writable_run(pk)
-        if self.action in RUN_GOES_ON:
-            check_run_quota(owner=request.user, run=run)
         kwargs = {"run": run, "user": request.user}
         if self.action == "step":
             kwargs["cycles"] = self.validated(s.RunStepSerializer)["cycles"]
@@ -517,8 +514,6 @@ class _RunActionView(PlaygroundMixin, APIView):
         return Response(s.RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
 
 
-# Actions that make the run compute (and store cycles): the owner's run quotas apply.
-RUN_GOES_ON = ("start", "step", "resume")
 _ACTION_HELP = {
     "start": "Run to the end in the background",
     "step": "Run the next `cycles` scheduling cycles (default 1)",

@@ -35,7 +35,7 @@ from playground.models import (
     SchedulerProfile,
     Timeline,
 )
-from playground.quotas import check_cluster_quota, check_storage_quota
+from playground.quotas import check_cluster_quota, check_storage_quota, lock_owner
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError, InputError
 from scheduler_core.loader import CONFIG_KIND, EXTRA_KINDS, _flatten, load_documents
@@ -183,7 +183,8 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
         description = next((d for d in map(fixture_description, texts) if d), "")
     try:
         stored = _store_import(owner=owner, name=name, description=description, shared=shared,
-                               cluster=cluster, config=config, objects=objects)
+                               cluster=cluster, config=config, objects=objects,
+                               adding=sum(len(text) for text in texts))
         _store_timelines(stored, [doc for _, doc in loaded.timelines])
         return stored, loaded.warnings
     except IntegrityError as exc:
@@ -191,8 +192,11 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
         raise InvalidInput({"files": [f"two objects of one kind share a name: {exc}"]}) from exc
 
 
-def _store_import(*, owner, name, description, shared, cluster, config, objects) -> Cluster:
+def _store_import(*, owner, name, description, shared, cluster, config, objects,
+                  adding: int) -> Cluster:
     with transaction.atomic():
+        lock_owner(owner)  # counted again under the lock: another import may have landed
+        check_storage_quota(owner=owner, adding=adding)
         if cluster is None:
             cluster = _new_cluster(owner=owner, name=name, description=description,
                                    shared=shared)
@@ -221,11 +225,12 @@ def _new_cluster(*, owner, name: str, description: str = "", shared: bool = Fals
     name = (name or "").strip()
     if not name:
         raise InvalidInput({"name": ["This field may not be blank."]})
-    if Cluster.objects.filter(owner=owner, name=name).exists():
-        raise InvalidInput({"name": [f'you already have a cluster named "{name}"']})
-    check_cluster_quota(owner=owner)
     try:
         with transaction.atomic():
+            lock_owner(owner)  # the count and the create in one transaction, under the lock
+            if Cluster.objects.filter(owner=owner, name=name).exists():
+                raise InvalidInput({"name": [f'you already have a cluster named "{name}"']})
+            check_cluster_quota(owner=owner)
             return Cluster.objects.create(owner=owner, name=name, description=description,
                                           shared=shared)
     except IntegrityError as exc:

@@ -26,12 +26,13 @@ import logging
 import time
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from playground import tasking
+from playground.errors import connection_lost
 from playground.models import CycleRecord, Run, RunChunk, stored_trace
-from playground.runs.lease import claim, lease_seconds, lock_row, release, renew
+from playground.runs.lease import claim, heartbeat, lease_seconds, lock_row, release, renew
 from playground.runs.records import cycle_records_from_recorders
 from playground.runs.sessions import (
     OpenCycle,
@@ -55,6 +56,8 @@ BULK_ROWS = 200             # CycleRecords per INSERT
 RECENT_CYCLES = 20          # cycle summaries kept on the run for a late joiner's snapshot
 MAX_QUEUE_EVENTS = 500      # per chunk; beyond that the stream gets queue sizes only
 ADVANCE_FROM = (Run.CREATED, Run.PAUSED, Run.RUNNING)
+# Pauses before going on after a dropped database connection (seconds); then recovery's turn.
+RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 RESET_FROM = (Run.CREATED, Run.RUNNING, Run.PAUSED, Run.FINISHED, Run.FAILED)
 
 
@@ -101,13 +104,44 @@ def run_progress(run: Run) -> dict:
 
 def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = None,
             token: str | None = None) -> dict:
-    """The body of the run_advance task: advance to from_cycle + cycles (None: the end)."""
+    """The body of the run_advance task: advance to from_cycle + cycles (None: the end).
+
+    A dropped database connection is not the run's failure: the session is dropped (it may
+    be ahead of what committed), and the task goes on from the stored cycles on a new
+    connection after a pause (RECONNECT_DELAYS). Still down after the last pause, it stops
+    with the run left `running`: its lease runs out and recovery (run_recover) takes over.
+    """
     claimed = claim(run_id, token, allow=ADVANCE_FROM)
     if claimed is None:
         return {"run": run_id, "skipped": True}
     run, holder = claimed
     base = run.cycle_count if from_cycle is None else from_cycle
     target = None if cycles is None else base + cycles
+    for delay in (*RECONNECT_DELAYS, None):
+        try:
+            with heartbeat(run_id, holder):
+                return _advance_held(run_id, holder, target)
+        except Exception as exc:  # the engine's or the database's
+            sessions.discard(run_id)
+            if not connection_lost(exc):
+                _fail(run_id, holder, exc)
+                return {"run": run_id, "status": Run.FAILED, "error": str(exc)}
+            connection.close()
+            if delay is None:
+                logger.error("run %s: the database is still out of reach: left for recovery",
+                             run_id)
+                return {"run": run_id, "status": Run.RUNNING, "recovering": True}
+            logger.warning("run %s: database connection lost (%s): going on in %.1fs",
+                           run_id, exc, delay)
+            time.sleep(delay)
+    raise AssertionError("unreachable: the last delay returns")
+
+
+def _advance_held(run_id: int, holder: str, target: int | None) -> dict:
+    """Advance the run whose lease this execution holds, from what is stored."""
+    run = Run.objects.get(pk=run_id)
+    if run.lock_token != holder:  # taken over while we were away
+        return {"run": run_id, "skipped": True}
     if target is not None and run.cycle_count >= target:  # a retry of a step that was done
         with transaction.atomic():
             run = lock_row(run_id, nowait=False)
@@ -116,31 +150,25 @@ def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = 
                 run.save(update_fields=["status", "updated", *release(run)])
         return {"run": run_id, "status": run.status, "cycles": run.cycle_count}
     entry = sessions.entry(run_id)
-    try:
+    with entry.lock:
+        session = session_at(entry, run, heartbeat=lambda: renew(run_id, holder))
+    limit = max_cycles(session)
+    # Nothing is stored before the first cycle: the first chunk writes every binding.
+    stored = dict(session.scheduler.bindings) if run.cycle_count else {}
+    seconds = FIRST_CHUNK_SECONDS
+    while True:
         with entry.lock:
-            session = session_at(entry, run, heartbeat=lambda: renew(run_id, holder))
-        limit = max_cycles(session)
-        # Nothing is stored before the first cycle: the first chunk writes every binding.
-        stored = dict(session.scheduler.bindings) if run.cycle_count else {}
-        seconds = FIRST_CHUNK_SECONDS
-        while True:
-            with entry.lock:
-                collector = _Collector(stored)
-                _run_chunk(session, collector, target, limit, seconds)
-                stored = dict(session.scheduler.bindings)
-                seconds = min(2 * seconds, CHUNK_SECONDS)
-                run = _commit_chunk(run_id, holder, session, collector, target, limit,
-                                    entry.open)
-                # Committed: the session is where the run is. Not committed: it is ahead.
-                entry.session = session if run is not None else None
-            if run is None:  # the lock was taken over (we stalled past our lease)
-                return {"run": run_id, "skipped": True}
-            if run.status != Run.RUNNING:
-                return {"run": run_id, "status": run.status, "cycles": run.cycle_count}
-    except Exception as exc:  # the engine's or the database's: the run records it
-        sessions.discard(run_id)
-        _fail(run_id, holder, exc)
-        return {"run": run_id, "status": Run.FAILED, "error": str(exc)}
+            collector = _Collector(stored)
+            _run_chunk(session, collector, target, limit, seconds)
+            stored = dict(session.scheduler.bindings)
+            seconds = min(2 * seconds, CHUNK_SECONDS)
+            run = _commit_chunk(run_id, holder, session, collector, target, limit, entry.open)
+            # Committed: the session is where the run is. Not committed: it is ahead.
+            entry.session = session if run is not None else None
+        if run is None:  # the lock was taken over (we stalled past our lease)
+            return {"run": run_id, "skipped": True}
+        if run.status != Run.RUNNING:
+            return {"run": run_id, "status": run.status, "cycles": run.cycle_count}
 
 
 def _run_chunk(session: RunSession, collector: _Collector, target, limit, seconds) -> int:

@@ -14,19 +14,24 @@ execution that is still working.
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
-from playground.errors import Conflict
+from playground.errors import Conflict, sqlstate
 from playground.models import Run
+from playground.tasking import services_mode
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_LEASE_SECONDS = 30
+# A worker that dies is replaced once its lease has run out (recovery looks every third of
+# it, playground.runs.tasks): short, since a heartbeat renews it while the task works.
+DEFAULT_LEASE_SECONDS = 6
 
 
 class RunBusy(Conflict):
@@ -58,12 +63,22 @@ def run_busy(run: Run) -> bool:
     return lease_live(run)
 
 
+# PostgreSQL's SQLSTATE for NOWAIT finding the row locked: the only error that means "busy".
+LOCK_NOT_AVAILABLE = "55P03"
+
+
 def lock_row(run_id: int, *, nowait: bool) -> Run:
-    """The run row under SELECT FOR UPDATE (a no-op on SQLite); must be inside atomic()."""
+    """The run row under SELECT FOR UPDATE (a no-op on SQLite); must be inside atomic().
+
+    Another transaction holding the row is RunBusy; any other database error (a dropped
+    connection above all) is not, and goes up as it is: the caller retries or recovers.
+    """
     try:
         return Run.objects.select_for_update(nowait=nowait).get(pk=run_id)
-    except OperationalError as exc:  # PostgreSQL: another transaction holds the row
-        raise RunBusy() from exc
+    except OperationalError as exc:
+        if sqlstate(exc) == LOCK_NOT_AVAILABLE:
+            raise RunBusy() from exc
+        raise
 
 
 def grant(run: Run, now=None) -> str:
@@ -84,6 +99,36 @@ def release(run: Run) -> list[str]:
 def renew(run_id: int, holder: str) -> None:
     Run.objects.filter(pk=run_id, lock_token=holder).update(
         lock_expires=timezone.now() + timedelta(seconds=lease_seconds()))
+
+
+@contextmanager
+def heartbeat(run_id: int, holder: str):
+    """Renew the lease every quarter of it while the block runs (services mode), so that a
+    long cycle or replay keeps a short lease. Embedded mode needs none: its worker is the
+    server process, whose restart hands its runs on (runs.services.recover_after_restart)."""
+    if not services_mode():
+        yield
+        return
+    stop = threading.Event()
+
+    def beat():
+        try:
+            while not stop.wait(lease_seconds() / 4):
+                try:
+                    renew(run_id, holder)
+                except Exception:  # a dropped connection: the task's own retry deals with it
+                    logger.warning("run %s: lease heartbeat failed", run_id, exc_info=True)
+                    connection.close()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"lease-{run_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def claim(run_id: int, token: str | None, *, allow: tuple[str, ...]) -> tuple[Run, str] | None:

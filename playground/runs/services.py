@@ -22,7 +22,7 @@ from playground.clusters.services import cluster_manifests
 from playground.engine import default_config, release_gates, scheduler_registry
 from playground.errors import Conflict, InvalidInput
 from playground.models import Cluster, Run, SchedulerProfile
-from playground.quotas import check_storage_quota
+from playground.quotas import check_run_quota, check_storage_quota, lock_owner
 from playground.runs.executor import ADVANCE_FROM
 from playground.runs.lease import RunBusy, grant, lease_live, lock_row, release
 from playground.runs.selectors import run_writable_by
@@ -56,10 +56,13 @@ def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None,
         parse_configuration(config, scheduler_registry(), features=features)
     except InputError as exc:
         raise InvalidInput({"cluster": [str(exc)]}) from exc
-    check_storage_quota(owner=owner or cluster.owner, adding=len(json.dumps(documents)))
-    return Run.objects.create(cluster=cluster, owner=owner or cluster.owner, name=name,
-                              seed=seed, release=features.release, config=config,
-                              documents=documents)
+    owner = owner or cluster.owner
+    with transaction.atomic():
+        lock_owner(owner)
+        check_storage_quota(owner=owner, adding=len(json.dumps(documents)))
+        return Run.objects.create(cluster=cluster, owner=owner, name=name, seed=seed,
+                                  release=features.release, config=config,
+                                  documents=documents)
 
 
 def _check_writable(run: Run, user) -> None:
@@ -78,14 +81,17 @@ def _enqueue_advance(run: Run, token: str, cycles: int | None) -> None:
 
 
 def _ticket(run: Run, user, *, cycles: int | None) -> Run:
-    """Take the run's lock for a new advance task and enqueue it after commit."""
+    """Take the run's lock for a new advance task and enqueue it after commit; the user's
+    run quotas are counted and the run marked running in one transaction, under their lock."""
     _check_writable(run, user)
     with transaction.atomic():
+        lock_owner(user)
         locked = lock_row(run.pk, nowait=True)
         if lease_live(locked):
             raise RunBusy()
         if locked.status not in ADVANCE_FROM:
             raise RunStateConflict(f"run is {locked.status}: reset it to run it again")
+        check_run_quota(owner=user, run=locked)
         token = grant(locked)
         locked.pause_requested = False
         locked.target_cycle = None if cycles is None else locked.cycle_count + cycles

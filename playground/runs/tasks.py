@@ -10,13 +10,20 @@ lived in ``scheduler_core/tasks.py`` and are given explicitly, so that messages 
 the move (or before any later one) still find their task.
 """
 
+import logging
+import threading
+import time
+
 from celery import shared_task
 from celery.signals import worker_ready
+from django.db import connection
 
 from playground import tasking
 from playground.runs import executor, services
 from playground.runs.lease import TryLater, lease_seconds
 from playground.tasking import PING, RUN_ADVANCE, RUN_RECOVER, RUN_RESET
+
+logger = logging.getLogger(__name__)
 
 # Times a redelivered run task waits for the lease of an execution that may still be alive.
 MAX_LEASE_WAITS = 10
@@ -61,6 +68,20 @@ def run_recover():
 
 
 @worker_ready.connect
-def _recover_when_a_worker_starts(sender=None, **kwargs):
-    # Leases of a worker that just died are still running: look once they have run out.
-    run_recover.apply_async(countdown=lease_seconds() + 1)
+def _recover_while_the_worker_lives(sender=None, **kwargs):
+    """Look for the runs of dead workers every third of a lease, from every worker: a run
+    whose worker died goes on elsewhere within a lease and a third, whether or not a worker
+    is started in its place. (The dead worker's unacknowledged message is redelivered too,
+    later; it then carries a superseded ticket and does nothing.)"""
+    threading.Thread(target=_recovery_loop, name="run-recovery", daemon=True).start()
+
+
+def _recovery_loop() -> None:
+    while True:
+        time.sleep(lease_seconds() / 3)
+        try:
+            services.recover_stale_runs()
+        except Exception:  # the database is away: the next round tries again
+            logger.warning("run recovery round failed", exc_info=True)
+        finally:
+            connection.close()
