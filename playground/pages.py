@@ -13,6 +13,10 @@ from django.urls import path
 from playground.clusters.selectors import clusters_visible_to
 from playground.runs.selectors import runs_visible_to
 from playground.workshops.lessons import lesson_text
+from scheduler_core.features import DEFAULT_RELEASE, RELEASES
+
+# The release pickers' choices (playground/pages/_release_select.html).
+RELEASE_CHOICES = {"releases": RELEASES, "default_release": DEFAULT_RELEASE}
 
 # The app's own sign-in page (playground.workshops.pages.SignInView).
 LOGIN_URL = "/login/"
@@ -29,21 +33,21 @@ def clusters_page(request):
 def cluster_page(request, pk: int):
     cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
     return render(request, "playground/pages/cluster.html",
-                  {"page": "cluster", "cluster": cluster})
+                  {"page": "cluster", "cluster": cluster, **RELEASE_CHOICES})
 
 
 @page
 def profile_page(request, pk: int):
     cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
     return render(request, "playground/pages/profile.html",
-                  {"page": "profile", "cluster": cluster})
+                  {"page": "profile", "cluster": cluster, **RELEASE_CHOICES})
 
 
 @page
 def compare_page(request, pk: int):
     cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
     return render(request, "playground/pages/compare.html",
-                  {"page": "compare", "cluster": cluster})
+                  {"page": "compare", "cluster": cluster, **RELEASE_CHOICES})
 
 
 @page

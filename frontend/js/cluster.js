@@ -138,12 +138,12 @@ async function loadRuns() {
     return;
   }
   box.append(el("table.data", el("thead", el("tr", el("th", "Run"), el("th", "Profile"), el("th", "Status"),
-    el("th.num", "Seed"), el("th.num", "Cycles"), el("th.num", "Bound"), el("th", "Created"))),
+    el("th", "Release"), el("th.num", "Seed"), el("th.num", "Cycles"), el("th.num", "Bound"), el("th", "Created"))),
   el("tbody", runs.map((r) => el("tr",
     el("td", el("a", { href: urls.runPage(r.id) }, r.name || `run ${r.id}`)),
     el("td.small", el("code", { title: "scheduler names · digest of the run's configuration" }, r.profile)),
     el("td", el("span.status-pill", { class: `status-pill ${r.status}` }, r.status)),
-    el("td.num", String(r.seed)), el("td.num", String(r.cycle_count)),
+    el("td", `v${r.release}`), el("td.num", String(r.seed)), el("td.num", String(r.cycle_count)),
     el("td.num", String(r.pods_bound)), el("td.small", new Date(r.created).toLocaleString()))))));
 }
 
@@ -158,7 +158,7 @@ $("#start-form").addEventListener("submit", async (event) => {
   }
   setStatus(status, "Creating run…", "busy");
   try {
-    const run = await api.post(urls.runs, { cluster: id, seed, name: form.elements.name.value.trim() });
+    const run = await api.post(urls.runs, { cluster: id, seed, release: form.elements.release.value, name: form.elements.name.value.trim() });
     location.href = urls.runPage(run.id);
   } catch (err) {
     setStatus(status, err.message, "error");

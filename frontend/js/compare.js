@@ -222,10 +222,14 @@ $("#compare-form").addEventListener("submit", async (e) => {
   setStatus(status, "Scheduling the cluster twice…", "busy");
   try {
     const configs = { a: configFor("a"), b: configFor("b") };
+    const releases = { a: e.target.elements.release_a.value, b: e.target.elements.release_b.value };
     const [data, ca, cb] = await Promise.all([
-      api.post(urls.compare(clusterId), { ...configs, seed: Number(e.target.elements.seed.value || 0) }),
-      api.post(urls.profileCheck, { config: configs.a }), api.post(urls.profileCheck, { config: configs.b })]);
+      api.post(urls.compare(clusterId), { ...configs, release_a: releases.a, release_b: releases.b, seed: Number(e.target.elements.seed.value || 0) }),
+      api.post(urls.profileCheck, { config: configs.a, release: releases.a }),
+      api.post(urls.profileCheck, { config: configs.b, release: releases.b })]);
     const diffs = ca.ok && cb.ok ? differences(ca.profiles[0], cb.profiles[0]) : [];
+    if (releases.a !== releases.b) diffs.unshift(`kube-scheduler release: v${releases.a} · v${releases.b}`);
+    for (const side of ["a", "b"]) for (const w of data[side].warnings || []) diffs.push(`${side.toUpperCase()} warning: ${w}`);
     render(data, { a: sides.a.name.value || "A", b: sides.b.name.value || "B" }, diffs);
     setStatus(status, `Done: ${data.a.cycles} and ${data.b.cycles} cycles.`, "ok");
   } catch (err) {
@@ -252,9 +256,9 @@ async function setupRuns() {
     setStatus(status, "Reading both runs…", "busy");
     try {
       const data = await api.get(urls.compareRuns(form.elements.a.value, form.elements.b.value));
-      const same = data.a.run.profile === data.b.run.profile;
-      render(data, { a: data.a.run.name, b: data.b.run.name },
-        same ? [] : [`profile: ${data.a.run.profile} · ${data.b.run.profile}`]);
+      const diffs = data.a.run.profile === data.b.run.profile ? [] : [`profile: ${data.a.run.profile} · ${data.b.run.profile}`];
+      if (data.a.run.release !== data.b.run.release) diffs.push(`kube-scheduler release: v${data.a.run.release} · v${data.b.run.release}`);
+      render(data, { a: data.a.run.name, b: data.b.run.name }, diffs);
       setStatus(status, `Done: runs at ${data.a.cycles} and ${data.b.cycles} cycles.`, "ok");
     } catch (err) {
       setStatus(status, err.message, "error");

@@ -33,7 +33,7 @@ const path = (rest) => `profiles[${index}].${rest}`;
 
 const recheck = debounce(async () => {
   try {
-    check = await api.post(urls.profileCheck, { config: tidy(clone(config)) });
+    check = await api.post(urls.profileCheck, { config: tidy(clone(config)), release: $("#release-select").value });
   } catch (err) {
     check = { ok: false, errors: [err.message] };
   }
@@ -671,6 +671,8 @@ $("#profile-select").addEventListener("change", (e) => {
   renderTab();
   recheck();
 });
+// The check (and the effective plugins it shows) follows the chosen kube-scheduler release.
+$("#release-select").addEventListener("change", () => recheck());
 
 $("#save").addEventListener("click", async () => {
   if (yamlError) {

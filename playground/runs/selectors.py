@@ -119,7 +119,7 @@ def _run_side(run: Run) -> dict:
     return {"bindings": bindings, "pending": pending, "usage": _run_usage(objects, bindings),
             "cycles": run.cycle_count, "time": run.virtual_time,
             "run": {"id": run.pk, "name": run.name or f"run {run.pk}", "status": run.status,
-                    "profile": profile_label(run.config)}}
+                    "profile": profile_label(run.config), "release": run.release}}
 
 
 def compare_runs(a: Run, b: Run) -> dict:

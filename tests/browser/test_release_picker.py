@@ -1,0 +1,51 @@
+"""The kube-scheduler release picker (issue 26): a run started under v1.35 says so on its
+page and in the runs table; compare puts one cluster under v1.34 and v1.37 side by side; the
+profile editor checks against the chosen release."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import cluster_id
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_run_started_under_an_older_release_follows_it(page):
+    cluster = cluster_id(page, "taints-affinity")
+    page.goto(f"/clusters/{cluster}/")
+    release = page.get_by_label("kube-scheduler release")
+    expect(release).to_have_value("1.37")
+    release.select_option("1.35")
+    page.get_by_role("button", name="Start a run").click()
+    page.wait_for_url(re.compile(r"/runs/\d+/"))
+    expect(page.locator("#stat-release")).to_have_text("v1.35")
+    run = int(re.search(r"/runs/(\d+)/", page.url).group(1))
+    assert page.request.get(f"/api/runs/{run}/").json()["release"] == "1.35"
+    page.goto(f"/clusters/{cluster}/")
+    expect(page.locator("tr", has_text=f"run {run}")).to_contain_text("v1.35")
+
+
+def test_compare_one_cluster_under_two_releases(page):
+    cluster = cluster_id(page, "taints-affinity")
+    page.goto(f"/clusters/{cluster}/compare/")
+    page.get_by_label("kube-scheduler release of side A").select_option("1.34")
+    page.get_by_label("kube-scheduler release of side B").select_option("1.37")
+    page.get_by_role("button", name="Run the comparison").click()
+    expect(page.locator("#compare-status")).to_contain_text("Done", timeout=30_000)
+    expect(page.locator("#differences")).to_contain_text("kube-scheduler release: v1.34 · v1.37")
+
+
+def test_the_profile_editor_checks_against_the_chosen_release(page):
+    cluster = cluster_id(page, "taints-affinity")
+    page.goto(f"/clusters/{cluster}/profile/")
+
+    def asks_for_v1_34(request) -> bool:
+        return (request.url.endswith("/api/profiles/check/")
+                and (request.post_data_json or {}).get("release") == "1.34")
+
+    with page.expect_request(asks_for_v1_34):
+        page.get_by_label("kube-scheduler release to check against").select_option("1.34")
