@@ -10,6 +10,8 @@ timeout, and PreBind ends then as Go's does ("device binding timeout").
 """
 from __future__ import annotations
 
+from .args import parse_duration
+
 DEFAULT_TIMEOUT_SECONDS = 600
 
 
@@ -62,19 +64,6 @@ def ready(claim: dict) -> bool:
 
 
 def timeout_seconds(args: dict) -> float:
-    """DynamicResourcesArgs.bindingTimeout ("600s", "10m", ...), the default when unset."""
+    """DynamicResourcesArgs.bindingTimeout in seconds, the default when unset."""
     text = (args or {}).get("bindingTimeout")
-    if text is None:
-        return DEFAULT_TIMEOUT_SECONDS
-    seconds, number = 0.0, ""
-    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001}
-    rest = str(text)
-    while rest:
-        while rest and (rest[0].isdigit() or rest[0] == "."):
-            number, rest = number + rest[0], rest[1:]
-        unit = "ms" if rest.startswith("ms") else rest[:1]
-        if not number or unit not in units:
-            raise ValueError(f"invalid duration {text!r}")
-        seconds += float(number) * units[unit]
-        number, rest = "", rest[len(unit):]
-    return seconds
+    return DEFAULT_TIMEOUT_SECONDS if text is None else parse_duration(text)

@@ -13,6 +13,7 @@ import copy
 
 import numpy as np
 
+from ...errors import ConfigError
 from ...framework.cycle_state import StateData
 from ...framework.interfaces import (
     EnqueueExtensions,
@@ -32,6 +33,7 @@ from ..helper import default_normalize_score, default_normalize_vector
 from . import binding, extended, queueing_hints
 from . import objects as obj
 from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
+from .args import validate_args
 from .describe import device_details
 from .gates import allocator_features, enabled, release_at_least
 from .scoring import ScoreError, compute_score
@@ -471,6 +473,9 @@ class ScoringDynamicResources(DynamicResources, ScorePlugin, ScoreExtensions):
 
 
 def new(args: dict, handle) -> DynamicResources:
+    errors = validate_args(args or {}, "", handle.features)
+    if errors:
+        raise ConfigError(errors)
     cls = ScoringDynamicResources if release_at_least(handle, SCORE_SINCE) else DynamicResources
     return cls(handle, allocator_features(handle), enabled(handle, "DRAExtendedResource"),
                binding.timeout_seconds(args))

@@ -40,8 +40,7 @@ def test_a_true_failure_condition_fails_the_binding():
         ready(claim_with(("attached", "False"), ("failed", "True")))
 
 
-@pytest.mark.parametrize(("text", "seconds"), [(None, 600), ("600s", 600), ("10m", 600),
-                                               ("1m30s", 90), ("1500ms", 1.5)])
+@pytest.mark.parametrize(("text", "seconds"), [(None, 600), ("10m", 600)])
 def test_binding_timeout(text, seconds):
     assert timeout_seconds({"bindingTimeout": text} if text else {}) == seconds
 
