@@ -158,10 +158,11 @@ STATICFILES_DIRS = [BASE_DIR / "frontend"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # Hashed, compressed files (after collectstatic) when DEBUG is off.
+        # Hashed, compressed files (after collectstatic) when DEBUG is off, ES module imports
+        # rewritten to the hashed names (playground.site.storage).
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        else "playground.site.storage.ModuleManifestStorage",
     },
 }
 
