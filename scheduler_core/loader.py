@@ -220,10 +220,10 @@ class _Builder:
         """The PV controller binds the immediate claims before any pod is scheduled."""
         _, waiting = sync_claims(self.cluster.objects)
         for pvc, why in waiting:
-            meta = pvc.get("metadata") or {}
-            self.cluster.warnings.append(
-                f"PersistentVolumeClaim {meta.get('namespace') or 'default'}/{meta.get('name')}"
-                f": {why}")
+            # A claim of the input is named by its file and document; a StatefulSet's by itself.
+            path, where = self.origin.get(id(pvc), ("", ""))
+            self.cluster.warnings.append(": ".join(
+                p for p in (path, where, f"PersistentVolumeClaim {_key_of(pvc)}", why) if p))
 
 
 def _key_of(obj: dict) -> str:

@@ -48,7 +48,10 @@ LATENCY = re.compile(rb'"latencyMs": [-+.eE0-9]+')
 
 
 def simulate(path: Path, flags: list[str]) -> bytes:
-    command = [sys.executable, "-m", "scheduler_core", "simulate", str(path),
+    # Relative to the repository (the command runs there): warnings name the file, and the
+    # golden files must not depend on where the repository is checked out.
+    name = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+    command = [sys.executable, "-m", "scheduler_core", "simulate", str(name),
                "--output", "json", "--seed", "1", *flags]
     done = subprocess.run(command, cwd=REPO, capture_output=True, check=False)
     assert done.returncode == 0, done.stderr.decode()
