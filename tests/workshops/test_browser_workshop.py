@@ -3,9 +3,12 @@
 Everyone joins; the attendees follow the trainer, who asks a question at Score; three
 predictions arrive and the tally shows three; after the reveal each attendee sees right or
 wrong; a detached attendee steps their own run without affecting the others; resetting one
-sandbox leaves the others untouched. Screenshots: the presenter view at 1280x720 with the
-question open (the outcome hidden) and revealed, an attendee's view before and after the
-reveal.
+sandbox leaves the others untouched. While the question is open, the projector hides the
+outcome, the presenter's run is not found to an attendee and their sandbox waits for the
+reveal; lessons come in the order ticked, the presenter view of a new workshop offers to
+present lesson 1, the header names who is signed in. Screenshots: the presenter view at
+1280x720 with the question open (the outcome hidden) and revealed, an attendee's view before
+and after the reveal.
 """
 
 from __future__ import annotations
@@ -50,7 +53,11 @@ def sign_in(pg):
 
 
 def create_workshop(pg) -> str:
-    pg.locator("#lesson-choices label", has_text="taints-affinity").first.locator("input").check()
+    """Two lessons, ticked in the order they are to be presented (not the list's)."""
+    for lesson in ("taints-affinity", "spread-antiaffinity"):
+        pg.locator("#lesson-choices label", has_text=lesson).first.locator("input").check()
+    expect(pg.locator("#lesson-choices label", has_text="spread-antiaffinity").first.locator(
+        ".lesson-order")).to_have_text("2")
     pg.fill("#create-form input[name=title]", "Filter and Score, live")
     pg.click("#create-form button[type=submit]")
     pg.wait_for_url("**/workshops/*/")
@@ -71,14 +78,29 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     trainer = new_page(browser, live_app)
     sign_in(trainer)
     code = create_workshop(trainer)
-    trainer.locator("#lessons button", has_text="Present").click()
+    expect(trainer.locator("#lessons li").nth(0)).to_contain_text("1. taints-affinity")
+    expect(trainer.locator("#lessons li").nth(1)).to_contain_text("2. spread-antiaffinity")
+    # Nothing presented yet: every lesson says Present, and the presenter view offers lesson 1.
+    expect(trainer.locator("#lessons button", has_text="Present again")).to_have_count(0)
+    trainer.click("#present-link")
+    expect(trainer.get_by_role("heading", name="Nothing is on the projector yet")).to_be_visible()
+    trainer.click("#present-first")
+    expect(trainer.locator("#run-view")).to_be_visible()
+    trainer.goto(f"/workshops/{code}/")
     expect(trainer.locator("#lessons li.current")).to_contain_text("run #")
+    expect(trainer.locator("#lessons li.current button")).to_have_text("Present again")
+    expect(trainer.locator("#lessons li").nth(1).locator("button")).to_have_text("Present")
+    expect(trainer.locator("#signed-in-as")).to_have_text(DEMO_USER)
 
     attendees = {}
     for name in PICKS:
         pg = new_page(browser, live_app)
         join(pg, code, name)
         expect(pg.locator("#stat-cycles")).to_have_text("0")
+        # The header names the attendee, offers to sign out, and no API docs or admin.
+        expect(pg.locator("#signed-in-as")).to_have_text(name)
+        expect(pg.locator(".site-nav a", has_text="API docs")).to_have_count(0)
+        expect(pg.locator(".site-nav a", has_text="Admin")).to_have_count(0)
         attendees[name] = pg
     trainer.reload()
     expect(trainer.locator("#att-count")).to_have_text("3")
@@ -92,9 +114,16 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
         for pg in attendees.values():
             expect(pg.locator("#stat-cycles")).to_have_text(str(step))
     expect(attendees["Ana"].locator("#stat-bound")).to_have_text("2")
+    # The projector keeps the display buttons and the saved font size (not forced large).
+    expect(presenter.locator(".presenter-bar .pref-btn")).to_have_count(2)
+    assert presenter.evaluate("getComputedStyle(document.documentElement).fontSize") == "16px"
     presenter.select_option("#presenter-point", "Score")
     presenter.click("#presenter-ask")
     expect(presenter.locator("#presenter-tally")).to_contain_text("0 predictions")
+    # Asking lets go of the focus and waits for the reveal: Space cannot ask twice.
+    expect(presenter.locator("#presenter-ask")).to_be_disabled()
+    assert presenter.evaluate("document.activeElement.id") != "presenter-ask"
+    expect(presenter.locator("#presenter-msg")).to_be_hidden()
     presenter.click("#btn-cycle")
     for pg in attendees.values():
         expect(pg.locator("#stat-cycles")).to_have_text(str(ASKED + 1))
@@ -104,6 +133,19 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
         # Filter's verdicts of the asked cycle show; its scores and outcome do not.
         expect(pg.locator("#cycle-detail")).to_contain_text("Score: hidden until the reveal")
         expect(pg.locator("#cycle-detail .verdicts")).to_contain_text("node-b")
+
+    # While the question is open nothing the room can reach shows the outcome: the presenter's
+    # run is not found to them, and their own sandbox waits for the reveal.
+    presenter_run = trainer.request.get(f"/api/workshops/{code}/").json()["presenter_run"]
+    ben = attendees["Ben"]
+    assert ben.goto(f"/runs/{presenter_run}/").status == 404
+    assert ben.request.get(f"/api/runs/{presenter_run}/cycles/{ASKED}/").status == 404
+    ben.goto(f"/workshops/{code}/")
+    expect(ben.locator("#conn")).to_have_text("live")
+    ben.click("#btn-detach")
+    expect(ben.locator("#notices")).to_contain_text(f"a question on cycle {ASKED} is open")
+    expect(ben.locator("#mode")).to_have_text("following the presenter")
+    expect(ben.locator("#predict-form")).to_be_visible()
 
     for name, pg in attendees.items():
         pg.locator("#predict-form label", has_text=PICKS[name]).locator("input").check()
@@ -143,6 +185,9 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
         expect(pg.locator("#question")).to_contain_text(answer["plugin"] or "Decided by")
         expect(pg.locator("#stat-hidden")).to_be_hidden()
         expect(pg.locator("#cycle-detail")).to_contain_text("Score (weighted)")
+    # Score heads wrap between the words of a plugin's name, never inside one.
+    head = attendees["Cleo"].locator("#cycle-detail .score-mini th[title=NodeAffinity]")
+    assert head.evaluate("th => th.innerHTML") == "Node<wbr>Affinity"
     assert answer["answer"] == ["node-b"] and answer["plugin"] == "NodeAffinity"
     screenshot(attendees["Cleo"], "workshop-attendee-after-reveal.png")
 
@@ -166,11 +211,11 @@ def test_a_trainer_and_three_attendees(browser, live_app):  # noqa: F811
     # Resetting Ben's sandbox leaves Ana's (and her run) and Cleo's untouched.
     trainer.reload()
     trainer.once("dialog", lambda d: d.accept())
-    trainer.locator("#sandboxes tr[data-attendee=Ben] button", has_text="Reset").click()
+    trainer.locator("#sandboxes tr[data-attendee=Ben] button", has_text="Reset").first.click()
     expect(trainer.locator("#sandbox-status")).to_contain_text("Ben's sandbox is back")
     expect(attendees["Ben"].locator("#notices")).to_contain_text("reset your sandbox")
     boxes = {s["display_name"]: s for s in
-             trainer.request.get(f"/api/workshops/{code}/sandboxes/").json()}
+             trainer.request.get(f"/api/workshops/{code}/sandboxes/").json() if s["lesson"] == 0}
     assert boxes["Ben"]["reset_count"] == 1
     assert boxes["Ana"]["reset_count"] == 0 and boxes["Ana"]["run"]["cycle_count"] == at + 2
     assert boxes["Cleo"]["reset_count"] == 0
