@@ -96,9 +96,10 @@ class FrameBatcher:
             return 0.0
         return max(0.0, self.last_sent + self.interval - now)
 
-    def take(self, now: float) -> list[dict] | None:
+    def take(self, now: float, *, at_once: bool = False) -> list[dict] | None:
+        """The next frame's events, once the rate allows (at_once: whatever the rate)."""
         wait = self.delay(now)
-        if wait is None or wait > 0:
+        if wait is None or (wait > 0 and not at_once):
             return None
         out, size = [], 0
         while self._events and size + self._events[0][1] <= self.budget:

@@ -16,6 +16,10 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from playground.env import env_bool, env_choice, env_int, env_list, env_str, env_url
 
@@ -189,7 +193,22 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout by default, which ends the layer's
             # blocking receive (BZPOPMIN) on any socket idle that long: no read timeout.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                "hosts": [{
+                    "address": REDIS_URL, "socket_timeout": None,
+                    # A Redis restart leaves every pooled connection dead: the first command
+                    # on each would fail (a websocket refused per process) without a retry
+                    # on a new connection.
+                    "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 5),
+                    "retry_on_error": [RedisConnectionError, RedisTimeoutError],
+                }],
+                # Messages waiting for one socket before the layer drops more (default 100):
+                # a room of followers of a fast run must not lose cycles to a slow reader. A
+                # consumer that still misses some refills them from the store
+                # (runs.consumer.refill).
+                "capacity": env_int("PLAYGROUND_CHANNEL_CAPACITY", 2000, minimum=100),
+                "expiry": 60,
+            },
         }
     }
 else:

@@ -11,7 +11,9 @@ by `parts` `snapshot_part` frames (`path` names the list or map to extend), batc
 size. Batches go out at most MAX_FRAMES_PER_SECOND times a second; the throttle's clock and
 sleep are class attributes so tests can drive them. If the consumer sees that a message from
 the tasks went missing (the channel layer drops messages when a client is slow), it sends a
-fresh snapshot instead of a stream with a hole in it.
+the cycles it missed from the store (at most REFILL_MAX: `cycle` events marked `refilled`, and
+a `refill` event naming the range, so the page can say so), then a fresh snapshot: the stream
+never has a silent hole in it.
 
 With `?state=0` in the address the snapshots leave the engine state out (`state` absent): a
 client that reads it over HTTP (the run page) does not get it twice.
@@ -53,6 +55,7 @@ from playground.runs import executor, services
 from playground.runs.lease import RunBusy
 from playground.runs.selectors import (
     cycle_detail,
+    cycle_rows,
     row_snapshot,
     run_summary,
     run_writable_by,
@@ -66,6 +69,10 @@ logger = logging.getLogger(__name__)
 
 CONTROLS = ("step", "run", "start", "resume", "pause", "reset")
 CLOSE_REFUSED = 4403
+# A gap in the stream is refilled with at most this many stored cycles (the page's history
+# reads older ones over HTTP); ROW_FIELDS name cycle_rows' columns.
+REFILL_MAX = 20_000
+ROW_FIELDS = ("index", "time", "pod", "outcome", "node", "preemption")
 ACCESS_WITHDRAWN = "access withdrawn: the run is no longer visible to you"
 
 
@@ -167,8 +174,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             allowed, trace = await self.still_allowed(), None
         if not allowed:
             return
-        if start > self.cycle_mark:  # a message went missing: start over from a snapshot
-            await self.send_snapshot()
+        if start > self.cycle_mark:  # messages went missing (the layer dropped them): refill
+            await self.refill(self.cycle_mark, end)
             return
         if end < self.cycle_mark or (start < end <= self.cycle_mark):
             return  # already in the snapshot
@@ -182,6 +189,23 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             self.detail_for = None
             if trace is not None:  # else the client asks on its own
                 self._spawn(self._stepped_trace(trace))
+
+    async def refill(self, start: int, end: int) -> None:
+        """Send the stored cycles start..end-1 the channel layer lost, then a snapshot."""
+        first = max(start, end - REFILL_MAX)
+        rows = await database_sync_to_async(cycle_rows)(self.run_id, first, end)
+        logger.warning("run %s: stream gap, cycles %d-%d refilled from the store",
+                       self.run_id, start, end - 1)
+        self.batcher.add([{"kind": "refill", "from": start, "to": end, "refilled": len(rows)}]
+                         + [{"kind": "cycle", "refilled": True, **dict(zip(ROW_FIELDS, row))}
+                            for row in rows])
+        await self._flush_now()
+        await self.send_snapshot()
+
+    async def _flush_now(self) -> None:
+        async with self._send_lock:
+            while events := self.batcher.take(self.clock(), at_once=True):
+                await self.send_frame({"type": "batch", "events": events})
 
     async def run_reset(self, message):
         if not await self.still_allowed():

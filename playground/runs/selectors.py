@@ -82,10 +82,13 @@ def run_objects(run: Run) -> dict:
     return objects
 
 
-def cycle_rows(run: Run) -> list:
-    """Every stored cycle as [index, time, pod, outcome, node, preemption or None]: what the
-    history slider and "why pending" walk."""
-    cycles = CycleRecord.objects.filter(run=run).order_by("index")
+def cycle_rows(run: Run | int, start: int = 0, end: int | None = None) -> list:
+    """The stored cycles from `start` up to `end` (None: all) as [index, time, pod, outcome,
+    node, preemption or None]: what the history slider and "why pending" walk, and what a
+    stream that missed messages refills its gap with."""
+    cycles = CycleRecord.objects.filter(run=run, index__gte=start).order_by("index")
+    if end is not None:
+        cycles = cycles.filter(index__lt=end)
     # Only the few cycles that preempted are read whole.
     preempting = {index: stored_trace(legacy, packed)["preemption"]
                   for index, legacy, packed in cycles.filter(preempted=True).values_list(

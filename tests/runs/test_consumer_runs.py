@@ -23,7 +23,7 @@ from playground.runs import services as runs
 from playground.runs import sessions as run_sessions
 from playground.runs.consumer import RunConsumer
 from playground.runs.state import SNAPSHOT_MAX_NODES
-from tests.helpers import big_cluster_yaml, new_run, reference
+from tests.helpers import big_cluster_yaml, finish_run, new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -342,8 +342,11 @@ def test_a_busy_run_answers_with_an_error_frame(alice, monkeypatch):
     assert (error["action"], error["code"], error["message"]) == ("step", "busy", "run is busy")
 
 
-def test_a_missed_message_brings_a_fresh_snapshot(alice):
+def test_missed_messages_are_refilled_from_the_store_then_a_fresh_snapshot(alice):
     run = new_run(alice)
+    cycles = finish_run(run)
+    assert len(cycles) > 14
+    Run.objects.filter(pk=run.pk).update(cycle_count=5)  # the client starts at cycle 5
 
     h_alice = headers(alice)
 
@@ -354,20 +357,27 @@ def test_a_missed_message_brings_a_fresh_snapshot(alice):
         layer = get_channel_layer()
         # A message that starts past what the client has: the ones before it went missing.
         await layer.group_send(run_executor.group_name(run.pk), {
-            "type": "run.events", "run": run.pk, "from": 5, "to": 7, "events": []})
+            "type": "run.events", "run": run.pk, "from": 12, "to": 14, "events": []})
+        refill = await sock.next()
         snap = await sock.snapshot()
         # One the client already has is dropped; the next is delivered.
-        await layer.group_send(run_executor.group_name(run.pk), {
-            "type": "run.events", "run": run.pk, "from": 0, "to": 0,
-            "events": [{"kind": "progress", "cycles": 0, "status": "created"}]})
+        for start in (0, 5):
+            await layer.group_send(run_executor.group_name(run.pk), {
+                "type": "run.events", "run": run.pk, "from": start, "to": start,
+                "events": [{"kind": "progress", "cycles": start, "status": "running"}]})
         batch = await sock.next()
         await sock.close()
-        return snap, batch
+        return refill, snap, batch
 
-    snap, batch = run_scenario(scenario)
-    assert snap["seq"] == 2
+    refill, snap, batch = run_scenario(scenario)
+    assert refill["type"] == "batch" and refill["seq"] == 2
+    assert refill["events"][0] == {"kind": "refill", "from": 5, "to": 14, "refilled": 9}
+    got = [(e["index"], e["pod"], e["outcome"], e["node"]) for e in refill["events"][1:]]
+    assert got == [(c["index"], c["pod"], c["outcome"], c["node"]) for c in cycles[5:14]]
+    assert all(e["kind"] == "cycle" and e["refilled"] for e in refill["events"][1:])
+    assert snap["seq"] == 3
     assert batch["type"] == "batch"
-    assert batch["events"] == [{"kind": "progress", "cycles": 0, "status": "created"}]
+    assert batch["events"] == [{"kind": "progress", "cycles": 5, "status": "running"}]
 
 
 # --- size and rate at 5,000 nodes -----------------------------------------------------------

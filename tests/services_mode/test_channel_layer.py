@@ -54,3 +54,37 @@ def test_a_group_message_reaches_a_member_on_another_layer():
             await receiver.close_pools()
 
     assert asyncio.run(scenario()) == {"type": "run.progress", "cycle": 3}
+
+
+def kill_redis_clients() -> None:
+    """What a Redis restart does to a server process's pooled connections: drops them."""
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        client.client_kill_filter(_type="normal", skipme=True)
+    finally:
+        client.close()
+
+
+def test_the_layer_works_at_once_after_redis_drops_its_connections():
+    group = f"test-{uuid.uuid4().hex}"
+
+    async def scenario():
+        sender, receiver = new_layer(), new_layer()
+        try:
+            channel = await receiver.new_channel()
+            await receiver.group_add(group, channel)
+            await sender.group_send(group, {"type": "before"})
+            assert (await asyncio.wait_for(receiver.receive(channel), 10))["type"] == "before"
+            kill_redis_clients()
+            # The first use of each pooled connection after the drop must not fail.
+            other = await receiver.new_channel()
+            await receiver.group_add(group, other)
+            await sender.group_send(group, {"type": "after"})
+            return await asyncio.wait_for(receiver.receive(other), 10)
+        finally:
+            await sender.close_pools()
+            await receiver.close_pools()
+
+    assert asyncio.run(scenario()) == {"type": "after"}

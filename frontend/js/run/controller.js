@@ -235,6 +235,7 @@ export class RunController {
       open: () => { this.connection = "live"; this.changed(); },
       close: () => { this.connection = "down"; this.release(); },
       snapshot: (m) => this.onSnapshot(m),
+      gap: (last, got) => this.say(`Frames ${last + 1}–${got - 1} of the stream went missing: reconnecting for a fresh snapshot.`, "busy"),
       detail: (cycle) => {
         this.store.remember(cycle);
         this.resolveWaiters();
@@ -291,6 +292,9 @@ export class RunController {
       this.resolveWaiters();
     } else if (ev.kind === "pod") {
       this.store.applyPodEvent(data);
+    } else if (ev.kind === "refill") {
+      // The server's stream lost messages (a slow channel layer): it resent the cycles.
+      this.say(`The stream missed cycles #${ev.from}–#${ev.to - 1}: ${ev.refilled} refilled from the stored run.`, "busy");
     } else if (ev.kind === "progress") {
       this.applyRun(data.run || data);
       if (data.state) this.applyState(data.state);

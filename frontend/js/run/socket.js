@@ -39,6 +39,7 @@ export class RunSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.retry = 500;
+      this.lastSeq = 0; // the server numbers a connection's frames from 1
       this.handlers.open?.();
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
@@ -75,7 +76,17 @@ export class RunSocket {
     } catch {
       return;
     }
-    if (typeof msg.seq === "number") this.lastSeq = msg.seq;
+    if (typeof msg.seq === "number") {
+      if (this.lastSeq !== null && msg.seq !== 1 && msg.seq !== this.lastSeq + 1) {
+        // A frame went missing: what follows could not be trusted. Say so and start again
+        // from a fresh snapshot on a new connection.
+        this.handlers.gap?.(this.lastSeq, msg.seq);
+        this.lastSeq = null;
+        this.ws?.close();
+        return;
+      }
+      this.lastSeq = msg.seq;
+    }
     switch (msg.type) {
       case "snapshot":
         // A large snapshot comes in pieces: its lists and maps follow in snapshot_part frames.

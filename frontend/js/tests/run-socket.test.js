@@ -23,3 +23,26 @@ test("a cycle_detail in parts resolves once every piece of its text has come", a
   sock.receive(JSON.stringify({ type: "cycle_detail_part", seq: 3, index: 4, text: text.slice(17) }));
   assert.deepEqual(await got, { index: 4, filter: { a: [], b: ['say "hi"'] } });
 });
+
+test("a frame missing from the stream is reported and the connection started again", () => {
+  const gaps = [];
+  const batches = [];
+  const sock = new RunSocket("ws://unused", { gap: (last, got) => gaps.push([last, got]), batch: (m) => batches.push(m.seq) });
+  let closed = 0;
+  sock.ws = { close: () => { closed += 1; } };
+  sock.lastSeq = 0;
+  sock.receive(JSON.stringify({ type: "batch", seq: 1, events: [] }));
+  sock.receive(JSON.stringify({ type: "batch", seq: 2, events: [] }));
+  sock.receive(JSON.stringify({ type: "batch", seq: 5, events: [] }));
+  assert.deepEqual(gaps, [[2, 5]]);
+  assert.deepEqual(batches, [1, 2]);
+  assert.equal(closed, 1);
+});
+
+test("a stream that starts over from frame 1 (a new run followed) is no gap", () => {
+  const gaps = [];
+  const sock = new RunSocket("ws://unused", { gap: () => gaps.push(1), batch: () => {} });
+  sock.lastSeq = 0;
+  for (const seq of [1, 2, 3, 1, 2]) sock.receive(JSON.stringify({ type: "batch", seq, events: [] }));
+  assert.deepEqual(gaps, []);
+});
