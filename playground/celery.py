@@ -11,6 +11,6 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
 
-app = Celery("playground", include=["playground.runs.tasks"])
+app = Celery("playground", include=["playground.runs.tasks", "playground.whatif.tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

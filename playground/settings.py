@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "playground",
     "playground.workshops",
+    "playground.whatif",
 ]
 
 MIDDLEWARE = [

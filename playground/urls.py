@@ -41,4 +41,5 @@ urlpatterns = [
     path("", include("playground.workshops.pages")),
     # Browser pages.
     path("", include("playground.pages")),
+    path("", include("playground.whatif.pages")),
 ]

@@ -1,14 +1,19 @@
-"""/api/runs/<id>/global-placement/: the global placement beside the scheduler's."""
+"""/api/ for the what-if answers: a run's global placement beside the scheduler's, and
+capacity plans of a cluster (queued as background tasks, polled for progress)."""
 from __future__ import annotations
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from playground.api.base import READ_ERRORS, PlaygroundMixin, errors
+from playground.api.base import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, errors
 from playground.errors import InvalidInput
 from playground.whatif.placement import MAX_TIME_LIMIT, global_placement
+from playground.whatif.selectors import plan_data, plans_visible_to
+from playground.whatif.services import plan_create
 
 
 class RunGlobalPlacementView(PlaygroundMixin, APIView):
@@ -32,3 +37,38 @@ class RunGlobalPlacementView(PlaygroundMixin, APIView):
         except ValueError:
             raise InvalidInput({"time_limit": ["must be a number of seconds"]}) from None
         return Response(global_placement(run, time_limit=seconds))
+
+
+class ClusterPlansView(PlaygroundMixin, APIView):
+    @extend_schema(summary="Your capacity plans of the cluster, newest first",
+                   operation_id="clusters_plans_list",
+                   responses={200: {"type": "array", "items": {"type": "object"}},
+                              **errors(*READ_ERRORS)})
+    def get(self, request, cluster_id):
+        cluster = self.visible_cluster(cluster_id)
+        return Response([plan_data(j) for j in plans_visible_to(request.user)
+                         .filter(cluster=cluster)])
+
+    @extend_schema(
+        summary="Plan capacity: the fewest copies of a template Node that bind every pod",
+        description="`python -m scheduler_core plan` on the cluster, as a background task: "
+                    "{template: the Node as YAML or JSON, maxNodes: at most this many copies "
+                    "(default 1000)}. Poll /api/plans/{id}/: `progress` lists each trial as "
+                    "it ends; `result` is plan's JSON once `status` is done. A template that "
+                    "is not one valid Node, or whose copies would take a node's name, is a "
+                    "400 naming the field; nothing is stored then.",
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT, **errors(*WRITE_ERRORS)})
+    def post(self, request, cluster_id):
+        cluster = self.visible_cluster(cluster_id)
+        job = plan_create(cluster=cluster, owner=request.user,
+                          template=request.data.get("template"),
+                          max_nodes=request.data.get("maxNodes"))
+        return Response(plan_data(job), status=status.HTTP_201_CREATED)
+
+
+class PlanDetailView(PlaygroundMixin, APIView):
+    @extend_schema(summary="A capacity plan: its status, its trials so far and its result",
+                   responses={200: OpenApiTypes.OBJECT, **errors(*READ_ERRORS)})
+    def get(self, request, pk):
+        return Response(plan_data(get_object_or_404(plans_visible_to(request.user), pk=pk)))

@@ -7,4 +7,7 @@ from playground.whatif import api
 urlpatterns = [
     path("runs/<int:pk>/global-placement/", api.RunGlobalPlacementView.as_view(),
          name="api-run-global-placement"),
+    path("clusters/<int:cluster_id>/plans/", api.ClusterPlansView.as_view(),
+         name="api-cluster-plans"),
+    path("plans/<int:pk>/", api.PlanDetailView.as_view(), name="api-plan"),
 ]

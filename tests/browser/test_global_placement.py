@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import SCREENSHOTS, cluster_id
+from tests.browser.helpers import cluster_id, screenshot
 from tests.browser.test_lesson_gpu import run_to_end, start_run
 
 pytestmark = pytest.mark.browser
@@ -31,4 +31,4 @@ def test_the_global_placement_shows_the_pod_the_scheduler_left_pending(page):
     expect(gained).to_have_count(1)
     expect(gained.locator("td")).to_have_text(["default/batch", "pending", "large"])
     expect(panel.locator("#global-unmodelled")).to_contain_text("VolumeBinding")
-    panel.screenshot(path=str(SCREENSHOTS / "run-global-placement.png"))
+    screenshot(panel, "run-global-placement.png")
