@@ -55,3 +55,30 @@ def test_gpu_dra_lesson_shows_allocations_reservations_and_admin_access(page):
     # train-wide: no node can satisfy the constraint.
     show_cycle(page, 8, "default/train-wide")
     expect(page.locator("#cycle-message")).to_contain_text("5 cannot allocate all claims")
+
+
+def test_dra_releases_lesson_shows_taints_counters_and_the_extended_resource_claim(page):
+    cluster = private_clone(page, "dra-releases-lesson", "dra-releases-browser")
+    run = start_run(page, cluster)
+    bindings = run_to_end(page, run)
+    assert bindings["default/ext"] == "a100-node" and bindings["default/half"] is None
+
+    # whole: the H100 consumes all of its counter set's memory, which leaves no half.
+    show_cycle(page, 0, "default/whole")
+    device = claims_at(page, "reserve").locator('[data-device="gpu.example.com/h100-node/gpu-0"]')
+    expect(device.locator('[data-fact="counter"]')).to_have_text(
+        " consumes memory 80Gi of 80Gi (gpu-0-memory)")
+
+    # ext: the claim for its example.com/gpu is created at PreBind.
+    show_cycle(page, 2, "default/ext")
+    expect(claims_at(page, "preBind").locator("li")).to_contain_text(
+        "PreBind created the claim for the pod's extended resources")
+
+    # tolerant: the tainted A100, its taint tolerated by the request.
+    show_cycle(page, 4, "default/tolerant")
+    device = claims_at(page, "reserve").locator('[data-device="gpu.example.com/a100-node/gpu-0"]')
+    expect(device.locator('[data-fact="taint"]')).to_have_text(
+        "taint maintenance=true:NoSchedule")
+    expect(device.locator('[data-fact="tolerations"]')).to_have_text(
+        " tolerated by the request (1)")
+    screenshot(page, "dra-taints-counters.png", full_page=True)
