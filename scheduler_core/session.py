@@ -63,6 +63,8 @@ class RunSession:
             "time": s.clock,
             "cycles": s.cycle_count,
             "finished": self.finished,
+            "release": s.features.release,
+            "warnings": s.warnings.to_list(),
             "queues": queue_state(s),
             "nodes": [node_summary(ni) for ni in islice(s.cache.node_infos.values(), max_nodes)],
             "bindings": dict(s.bindings),

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import cluster_id
+from tests.browser.helpers import api_post, cluster_id, private_clone
 
 pytestmark = pytest.mark.browser
 
@@ -49,3 +49,20 @@ def test_the_profile_editor_checks_against_the_chosen_release(page):
 
     with page.expect_request(asks_for_v1_34):
         page.get_by_label("kube-scheduler release to check against").select_option("1.34")
+
+
+def test_the_run_page_lists_what_the_release_does_not_honour(page):
+    cluster = private_clone(page, "taints-affinity", "release-warnings-browser")
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "declaring"},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"},
+                       "declaredFeatures": ["GuaranteedQoSPodCPUResize"]}}
+    api_post(page, f"/api/clusters/{cluster}/nodes/", {"manifest": node})
+    run = api_post(page, "/api/runs/", {"cluster": cluster, "release": "1.34"})
+    page.goto(f"/runs/{run['id']}/")
+    warnings = page.locator("#run-warnings")
+    expect(warnings).to_be_visible()
+    expect(page.locator("#run-warnings-count")).to_have_text("1")
+    warnings.locator("summary").click()
+    expect(page.locator("#run-warnings-list")).to_contain_text(
+        "Node declaring: field status.declaredFeatures: node declared features are not in "
+        "kube-scheduler v1.34")

@@ -1,5 +1,5 @@
 // The run bar: status, counters, the buttons' states, the message line and the history slider.
-import { $, fmtTime, setStatus } from "../util.js";
+import { $, el, fmtTime, setStatus } from "../util.js";
 
 /** "cycle #3 of #0–#3": the slider counts cycles by index, as the cycle panel does. */
 export function historyLabel(index, latest, time, inHistory) {
@@ -21,6 +21,17 @@ function setClass(node, cls) {
 export class RunHeader {
   constructor() {
     this.msg = $("#run-msg");
+    this.warnings = null;   // the list shown, redrawn only when the engine's list changes
+  }
+
+  /** The engine's warnings (input the run's release does not honour, skipped kinds). */
+  showWarnings(list) {
+    const key = list.join("\n");
+    if (key === this.warnings) return;
+    this.warnings = key;
+    $("#run-warnings").hidden = !list.length;
+    setText("#run-warnings-count", String(list.length));
+    $("#run-warnings-list").replaceChildren(...list.map((w) => el("li", el("code", w))));
   }
 
   update(controller) {
@@ -33,6 +44,7 @@ export class RunHeader {
     const values = Object.values(S.state ? S.state.bindings || {} : {});
     setText("#stat-bound", String(values.filter(Boolean).length));
     setText("#stat-pending", String(values.filter((v) => !v).length));
+    if (S.state) this.showWarnings(S.state.warnings || []);
     const live = controller.connection === "live";
     setText("#conn", live ? "live" : controller.connection === "down" ? "reconnecting…" : "connecting…");
     setClass($("#conn"), `conn${live ? " live" : controller.connection === "down" ? " down" : ""}`);
