@@ -262,9 +262,9 @@ class Scheduler:
 
     # --- queue plumbing ----------------------------------------------------------------------
     def _pre_enqueue(self, pod):
-        if self.observer is None:
-            return self.frameworks[pod.scheduler_name].run_pre_enqueue_plugins(pod)
         # The gates checked as the pod last went for activeQ: its cycles' PreEnqueue entries.
+        # Kept even unobserved (a few entries per enqueue, not per node): a run observed from
+        # a later chunk on still has them for pods queued before.
         gates = self._gates[pod.uid] = []
         return self.frameworks[pod.scheduler_name].run_pre_enqueue_plugins(pod, gates)
 

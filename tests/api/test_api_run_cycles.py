@@ -42,6 +42,10 @@ def test_it_returns_a_cycles_full_trace(api, finished_run):
     assert set(trace["filter"]) == {"node-a", "node-b", "node-c", "gpu-1", "node-d"}
     assert {"preFilter", "filter", "postFilter", "score", "totalScore", "reserve",
             "permit", "bind"} <= set(trace)
+    # The contract's queue points (issue 26): the stored trace keeps them too.
+    assert trace["queueSort"]["plugin"] == "PrioritySort"
+    assert isinstance(trace["queueSort"]["before"], list)
+    assert [e["plugin"] for e in trace["preEnqueue"]][:1] == ["SchedulingGates"]
 
 
 def test_a_missing_index_is_404(api, finished_run):
