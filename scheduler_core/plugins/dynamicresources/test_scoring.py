@@ -86,3 +86,31 @@ def test_the_pod_goes_to_the_node_that_gives_its_first_choice(tmp_path):
     assert cycle["score"]["DynamicResources"] == {
         "node-1": {"raw": 7, "normalized": 87, "weighted": 87},
         "node-2": {"raw": 8, "normalized": 100, "weighted": 100}}
+
+
+ONLY_DRA = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    multiPoint:
+      enabled: [{name: PrioritySort}, {name: DynamicResources}, {name: DefaultBinder}]
+      disabled: [{name: "*"}]
+"""
+
+
+@pytest.mark.parametrize(("release", "evaluated"), [("1.34", 1), ("1.37", 4)])
+def test_a_profile_with_dynamic_resources_alone_filters_every_node_from_v1_35(
+        tmp_path, release, evaluated):
+    """Without a Score plugin the framework stops at the first feasible node; DynamicResources'
+    Score (v1.35+) makes the profile a scoring one, so every node is filtered."""
+    config = tmp_path / "config.yaml"
+    config.write_text(ONLY_DRA, encoding="utf-8")
+    nodes = [make_node(f"node-{i}") for i in range(4)]
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "x"}]}}
+    done = simulate(write(tmp_path, *nodes, pod), "--config", config, "--release", release,
+                    "--output", "json", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    (cycle,) = json.loads(done.stdout)["cycles"]
+    assert len(cycle["filter"]) == evaluated
