@@ -127,3 +127,108 @@ def test_a_node_that_advertises_the_resource_serves_it_by_device_plugin(tmp_path
     assert (cycle["outcome"], cycle["node"]) == ("Bound", "node-2")
     assert not [e for e in cycle["preBind"] if e["plugin"] == "DynamicResources"
                 and e.get("detail")]
+
+
+# Ported from dynamicresources/extendeddynamicresources_test.go: Test_createRequestsAndMappings
+# (the requests) and Test_createRequestsAndMappings_mappings. st.MakePod's Res adds container
+# con<i>, InitReq init container init-con<i>, SidecarReq an init container sidecar-con<i> with
+# restartPolicy Always (i counting the init containers).
+ERN = "example.com/gpu"
+IMPLICIT_INIT = "deviceclass.resource.kubernetes.io/classInit"
+GO_CLASSES = {"class": klass("class", ERN), "class1": klass("class1", ERN + "1"),
+              "classInit": klass("classInit", ERN + "init")}
+
+
+def make_pod(*parts):
+    spec = {"containers": [], "initContainers": []}
+    for kind, requests in parts:
+        inits = spec["initContainers"]
+        name = {"res": f"con{len(spec['containers'])}", "init": f"init-con{len(inits)}",
+                "sidecar": f"sidecar-con{len(inits)}"}[kind]
+        container = {"name": name, "resources": {"requests": dict(requests)}}
+        if kind == "sidecar":
+            container["restartPolicy"] = "Always"
+        (spec["containers"] if kind == "res" else inits).append(container)
+    return {"spec": spec}
+
+
+POD1 = make_pod(("res", {ERN: "1", ERN + "1": "2"}))
+POD2 = make_pod(("res", {ERN: "1"}), ("res", {ERN + "1": "2"}))
+POD_INIT = make_pod(("res", {ERN: "1"}), ("init", {ERN + "init": "2"}))
+POD_INIT2 = make_pod(("res", {ERN: "1"}), ("init", {ERN + "init": "1"}),
+                     ("init", {ERN + "init": "2"}))
+POD_INIT3 = make_pod(("res", {ERN: "1"}), ("init", {ERN + "init": "1"}),
+                     ("sidecar", {ERN + "init": "1"}), ("init", {ERN + "init": "2"}))
+POD1_INIT_IMPLICIT = make_pod(("init", {ERN + "init": "1", IMPLICIT_INIT: "2"}))
+POD_INIT_IMPLICIT = make_pod(("res", {ERN: "1"}), ("init", {ERN + "init": "1"}),
+                             ("init", {IMPLICIT_INIT: "2"}))
+RES = {ERN: 1, ERN + "1": 2}
+RES_INIT = {ERN: 1, ERN + "init": 2}
+RES_INIT_IMPLICIT = {ERN: 1, ERN + "init": 2, IMPLICIT_INIT: 2}
+
+
+@pytest.mark.parametrize(("pod", "needs", "classes", "want"), [
+    pytest.param(POD1, {}, GO_CLASSES, [], id="nil"),
+    pytest.param(POD1, {ERN: 1}, GO_CLASSES, [("container-0-request-0", "class", 1)],
+                 id="one resource match"),
+    pytest.param(POD1, RES, {"class": GO_CLASSES["class"]},
+                 [("container-0-request-0", "class", 1)],
+                 id="one resource match, one resource not match"),
+    pytest.param(POD1, RES, GO_CLASSES, [("container-0-request-0", "class", 1),
+                                         ("container-0-request-1", "class1", 2)],
+                 id="two resources match"),
+    pytest.param(POD2, RES, GO_CLASSES, [("container-0-request-0", "class", 1),
+                                         ("container-1-request-0", "class1", 2)],
+                 id="two containers match"),
+    pytest.param(POD_INIT, RES_INIT, GO_CLASSES, [("container-0-request-0", "classInit", 2),
+                                                  ("container-1-request-0", "class", 1)],
+                 id="one init container, one regular container"),
+    pytest.param(POD_INIT2, RES_INIT, GO_CLASSES, [("container-1-request-0", "classInit", 2),
+                                                   ("container-2-request-0", "class", 1)],
+                 id="two init containers, one regular container"),
+    pytest.param(POD_INIT3, RES_INIT, GO_CLASSES, [("container-1-request-0", "classInit", 1),
+                                                   ("container-2-request-0", "classInit", 2),
+                                                   ("container-3-request-0", "class", 1)],
+                 id="three init containers, one sidecar, one regular container"),
+])
+def test_create_requests(pod, needs, classes, want):
+    known = {r: n for r, n in needs.items() if device_class_for(classes, r) is not None}
+    requests, _ = requests_and_mappings(pod, known, classes)
+    assert [(r["name"], r["exactly"]["deviceClassName"], r["exactly"]["count"])
+            for r in requests] == want
+
+
+@pytest.mark.parametrize(("pod", "needs", "want"), [
+    pytest.param(POD1, RES, [("container-0-request-0", "con0", ERN),
+                             ("container-0-request-1", "con0", ERN + "1")],
+                 id="one container, two requests"),
+    pytest.param(POD1_INIT_IMPLICIT, RES_INIT_IMPLICIT,
+                 [("container-0-request-0", "init-con0", IMPLICIT_INIT),
+                  ("container-0-request-1", "init-con0", ERN + "init")],
+                 id="one container, one explicit and one implicit request"),
+    pytest.param(POD2, RES, [("container-0-request-0", "con0", ERN),
+                             ("container-1-request-0", "con1", ERN + "1")],
+                 id="two containers, two requests"),
+    pytest.param(POD_INIT, RES_INIT, [("container-0-request-0", "init-con0", ERN + "init"),
+                                      ("container-1-request-0", "con0", ERN)],
+                 id="one init container, one regular container, one request"),
+    pytest.param(POD_INIT2, RES_INIT, [("container-1-request-0", "init-con0", ERN + "init"),
+                                       ("container-1-request-0", "init-con1", ERN + "init"),
+                                       ("container-2-request-0", "con0", ERN)],
+                 id="three containers (two are init container), two requests"),
+    pytest.param(POD_INIT_IMPLICIT, RES_INIT_IMPLICIT,
+                 [("container-0-request-0", "init-con0", ERN + "init"),
+                  ("container-1-request-0", "init-con1", IMPLICIT_INIT),
+                  ("container-2-request-0", "con0", ERN)],
+                 id="three containers (two are init container), both explicit and implicit "
+                    "resources"),
+    pytest.param(POD_INIT3, RES_INIT, [("container-1-request-0", "init-con0", ERN + "init"),
+                                       ("container-1-request-0", "sidecar-con1", ERN + "init"),
+                                       ("container-2-request-0", "init-con2", ERN + "init"),
+                                       ("container-3-request-0", "con0", ERN)],
+                 id="four containers (two are init container, one sidecar), three requests"),
+])
+def test_create_mappings(pod, needs, want):
+    _, mappings = requests_and_mappings(pod, needs, GO_CLASSES)
+    got = sorted((m["requestName"], m["containerName"], m["resourceName"]) for m in mappings)
+    assert got == want
