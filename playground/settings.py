@@ -83,6 +83,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: JSON for every answer under /api/, the body limit checked first.
+    "playground.api.errors.ApiJsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves collected static files when DEBUG is off (runserver does it when DEBUG is on).
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
@@ -295,9 +297,12 @@ SPECTACULAR_SETTINGS = {
 
 PLAYGROUND_MAX_NODES = env_int("PLAYGROUND_MAX_NODES", 10_000, minimum=1)
 PLAYGROUND_MAX_PODS = env_int("PLAYGROUND_MAX_PODS", 100_000, minimum=1)
-PLAYGROUND_MAX_UPLOAD_BYTES = env_int("PLAYGROUND_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
-# Form fields and non-streamed bodies may be as large as an upload (plus envelope).
-DATA_UPLOAD_MAX_MEMORY_SIZE = PLAYGROUND_MAX_UPLOAD_BYTES + (1 << 20)
+# One limit for what a request may carry (an upload's files, a JSON body, form fields): 64 MiB,
+# the safe reader's own limit on a document (scheduler_core.safe_read); a request's body may
+# add 1 MiB of envelope (multipart boundaries, other fields) to it.
+PLAYGROUND_MAX_UPLOAD_BYTES = env_int("PLAYGROUND_MAX_UPLOAD_BYTES", 64 * 1024 * 1024, minimum=1)
+UPLOAD_ENVELOPE_BYTES = 1 << 20
+DATA_UPLOAD_MAX_MEMORY_SIZE = PLAYGROUND_MAX_UPLOAD_BYTES + UPLOAD_ENVELOPE_BYTES
 
 # --- Per-user quotas: checked by playground.services, refused with 403 ----------
 # PLAYGROUND_MAX_NODES above is the nodes-per-cluster quota.

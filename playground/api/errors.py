@@ -3,6 +3,7 @@ safe reader refuses. Elsewhere Django's own HTML pages stay."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import JsonResponse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
@@ -54,3 +55,51 @@ class SafeJSONParser(JSONParser):
                 from exc
         except InputError as exc:
             raise ParseError(str(exc)) from exc
+
+
+class ApiJsonErrorsMiddleware:
+    """Outermost: every answer under /api/ is JSON, whatever failed on the way (a body over
+    the limit, a parser, another middleware, Django's own 400 page in DEBUG): an error that
+    is not JSON becomes `{"detail": "..."}` with its status. A body over
+    PLAYGROUND_MAX_UPLOAD_BYTES and its envelope is refused (413) before anything reads it
+    (the import names its `files` when the files alone are over)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not _is_api(request):
+            return self.get_response(request)
+        limit = settings.PLAYGROUND_MAX_UPLOAD_BYTES + settings.UPLOAD_ENVELOPE_BYTES
+        length = _content_length(request)
+        if length is None:
+            return JsonResponse({"detail": "Content-Length is not a number"}, status=400)
+        if length > limit:
+            return JsonResponse({"detail": f"request body is {length} bytes; the limit is "
+                                           f"{limit} bytes (PLAYGROUND_MAX_UPLOAD_BYTES and "
+                                           f"1 MiB of envelope)"}, status=413)
+        response = self.get_response(request)
+        if response.status_code >= 400 and not _is_json(response):
+            return JsonResponse({"detail": _reason(response)}, status=response.status_code)
+        return response
+
+
+def _content_length(request) -> int | None:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+
+
+def _is_json(response) -> bool:
+    return (response.get("Content-Type") or "").split(";")[0].strip() == "application/json"
+
+
+def _reason(response) -> str:
+    """A short text for an error page: its plain text when it is short, else the reason."""
+    if not getattr(response, "streaming", False):
+        text = response.content.decode("utf-8", "replace").strip()
+        plain = (response.get("Content-Type") or "").startswith("text/plain")
+        if plain and text and len(text) <= 500:
+            return text
+    return response.reason_phrase or f"HTTP {response.status_code}"

@@ -81,7 +81,6 @@ from playground.runs.state import run_state
 from playground.site import throttling
 
 # Request envelope (JSON quoting, multipart boundaries) allowed beyond the upload limit itself.
-UPLOAD_ENVELOPE_BYTES = 1 << 20
 CYCLE_OUTCOMES = ("Bound", "Unschedulable", "Rejected", "Error")
 
 # A YAML response is a stream of documents, each a Kubernetes object (the cluster export has
@@ -190,7 +189,7 @@ class _ImportMixin(PlaygroundMixin):
     def read_upload(self) -> tuple[dict, list[tuple[str, str]]]:
         length = self.request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > (settings.PLAYGROUND_MAX_UPLOAD_BYTES
-                                               + UPLOAD_ENVELOPE_BYTES):
+                                               + settings.UPLOAD_ENVELOPE_BYTES):
             check_upload_size(int(length))
         if self.request.content_type.startswith("multipart/"):
             data = self.validated(s.ImportMultipartSerializer, data=_multipart(self.request))

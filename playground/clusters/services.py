@@ -221,10 +221,25 @@ def _store_timelines(cluster: Cluster, documents: list[dict]) -> None:
             "steps": (doc.get("spec") or {}).get("steps") or []})
 
 
+# Lengths of a cluster's texts (the name as its column; a description is prose, not a file).
+NAME_MAX = 200
+DESCRIPTION_MAX = 10_000
+
+
+def _check_lengths(**texts: str | None) -> None:
+    limits = {"name": NAME_MAX, "description": DESCRIPTION_MAX}
+    errors = {field: [f"Ensure this field has no more than {limits[field]:,} characters "
+                      f"(it has {len(text):,})."]
+              for field, text in texts.items() if text is not None and len(text) > limits[field]}
+    if errors:
+        raise InvalidInput(errors)
+
+
 def _new_cluster(*, owner, name: str, description: str = "", shared: bool = False) -> Cluster:
     name = (name or "").strip()
     if not name:
         raise InvalidInput({"name": ["This field may not be blank."]})
+    _check_lengths(name=name, description=description)
     try:
         with transaction.atomic():
             lock_owner(owner)  # the count and the create in one transaction, under the lock
@@ -248,6 +263,7 @@ def cluster_create(*, owner, name: str, description: str = "", shared: bool = Fa
 def cluster_update(*, cluster: Cluster, **fields) -> Cluster:
     """Name, description, shared."""
     name = fields.get("name")
+    _check_lengths(name=name, description=fields.get("description"))
     if name is not None:
         name = name.strip()
         if not name:

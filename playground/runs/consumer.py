@@ -69,6 +69,7 @@ logger = logging.getLogger(__name__)
 
 CONTROLS = ("step", "run", "start", "resume", "pause", "reset")
 CLOSE_REFUSED = 4403
+MAX_STEP_CYCLES = 1_000_000  # as the REST step (api.serializers.RunStepSerializer)
 # A gap in the stream is refilled with at most this many stored cycles (the page's history
 # reads older ones over HTTP); ROW_FIELDS name cycle_rows' columns.
 REFILL_MAX = 20_000
@@ -233,10 +234,21 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     # --- client messages --------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """A client message is a JSON object with an `action`; anything else is answered with
+        an error saying what was wrong with it."""
+        if text_data is None:
+            await self._error(None, "invalid", "binary messages are not accepted: send a JSON "
+                                               "object as text")
+            return
         try:
-            content = read_json(text_data, source="message") if text_data else None
-        except InputError:
-            content = None
+            content = read_json(text_data, source="message")
+        except InputError as exc:
+            await self._error(None, "invalid", str(exc))
+            return
+        if not isinstance(content, dict):
+            await self._error(None, "invalid", 'message: a JSON object with an "action" is '
+                                               "expected")
+            return
         await self.receive_json(content)
 
     async def receive_json(self, content, **kwargs):
@@ -346,8 +358,10 @@ def _control(user, run_id: int, action: str, cycles) -> dict | None:
     if action == "step":
         if cycles is None:
             cycles = 1
-        if not isinstance(cycles, int) or isinstance(cycles, bool) or cycles < 1:
-            raise InvalidInput({"cycles": ["cycles must be a positive integer"]})
+        if (not isinstance(cycles, int) or isinstance(cycles, bool)
+                or not 1 <= cycles <= MAX_STEP_CYCLES):
+            raise InvalidInput({"cycles": [f"cycles must be an integer from 1 to "
+                                           f"{MAX_STEP_CYCLES:,}"]})
         run = services.run_step(run=run, user=user, cycles=cycles)
     elif action in ("run", "start", "resume"):
         run = services.run_start(run=run, user=user)

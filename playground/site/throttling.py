@@ -1,11 +1,15 @@
-"""Sign-in lockout: failed attempts from one client address are counted in the cache, and once
-PLAYGROUND_SIGN_IN_FAILURES of them fall within PLAYGROUND_SIGN_IN_WINDOW_SECONDS, sign-in
-answers 429 with Retry-After until the oldest one leaves the window. Successful sign-ins are
-not counted, so a class signing in together is never locked out."""
+"""Sign-in lockout: failed attempts are counted in the cache per account and client address
+together, and once PLAYGROUND_SIGN_IN_FAILURES of them fall within
+PLAYGROUND_SIGN_IN_WINDOW_SECONDS, sign-in to that account from that address answers 429 with
+Retry-After until the oldest one leaves the window. Counting by address alone let one client
+lock out everyone behind the same address (a classroom's NAT); counting by account alone would
+let anyone lock out any account. Successful sign-ins are not counted, so a class signing in
+together is never locked out."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import time
 
@@ -14,7 +18,7 @@ from django.core.cache import cache
 from django.http import HttpResponse
 from rest_framework.throttling import BaseThrottle
 
-CACHE_KEY = "playground-sign-in-failures:{}"
+CACHE_KEY = "playground-sign-in-failures:{address}:{account}"
 
 
 def client_address(request) -> str:
@@ -22,15 +26,24 @@ def client_address(request) -> str:
     return BaseThrottle().get_ident(request)
 
 
-def _recent(address: str, now: float) -> list[float]:
+def _key(request) -> str:
+    """The counter of this request's account (the username it signs in as, case-folded and
+    hashed to keep the key short and clean) at its client's address."""
+    data = getattr(request, "data", None) or request.POST
+    account = str(data.get("username") or "")[:150].casefold()
+    digest = hashlib.sha256(account.encode("utf-8", "replace")).hexdigest()[:32]
+    return CACHE_KEY.format(address=client_address(request), account=digest)
+
+
+def _recent(key: str, now: float) -> list[float]:
     window = settings.PLAYGROUND_SIGN_IN_WINDOW_SECONDS
-    return [t for t in cache.get(CACHE_KEY.format(address), []) if t > now - window]
+    return [t for t in cache.get(key, []) if t > now - window]
 
 
 def sign_in_wait(request) -> int:
-    """Seconds until this client may try again, 0 when it may now."""
+    """Seconds until this client may try this account again, 0 when it may now."""
     now = time.time()
-    failures = _recent(client_address(request), now)
+    failures = _recent(_key(request), now)
     if len(failures) < settings.PLAYGROUND_SIGN_IN_FAILURES:
         return 0
     oldest = failures[-settings.PLAYGROUND_SIGN_IN_FAILURES]
@@ -38,9 +51,8 @@ def sign_in_wait(request) -> int:
 
 
 def record_sign_in_failure(request) -> None:
-    address, now = client_address(request), time.time()
-    cache.set(CACHE_KEY.format(address), [*_recent(address, now), now],
-              settings.PLAYGROUND_SIGN_IN_WINDOW_SECONDS)
+    key, now = _key(request), time.time()
+    cache.set(key, [*_recent(key, now), now], settings.PLAYGROUND_SIGN_IN_WINDOW_SECONDS)
 
 
 def throttle_sign_in(view):

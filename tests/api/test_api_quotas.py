@@ -115,6 +115,20 @@ def test_failed_form_sign_ins_lock_the_address_out(db, alice, settings, path):
     assert int(response["Retry-After"]) >= 1
 
 
+@pytest.mark.parametrize("path", ["/login/", "/api/auth/token/"])
+def test_a_locked_out_account_leaves_other_accounts_at_that_address_free(db, alice, bob, settings,
+                                                                       path):
+    settings.PLAYGROUND_SIGN_IN_FAILURES = 3
+    client = Client()
+    for _ in range(4):
+        client.post(path, {"username": alice.username, "password": "wrong"})
+    assert client.post(path, {"username": alice.username.upper(), "password": "wrong"}
+                       ).status_code == 429
+    right = client.post(path, {"username": bob.username, "password": "bob-password-1"})
+    assert right.status_code in (200, 302) and right.status_code != 429
+    assert client.post(path, {"username": bob.username, "password": "wrong"}).status_code != 429
+
+
 def test_successful_sign_ins_are_not_counted(db, alice, settings):
     settings.PLAYGROUND_SIGN_IN_FAILURES = 2
     for _ in range(5):

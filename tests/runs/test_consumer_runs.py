@@ -437,3 +437,33 @@ def test_frames_stay_small_and_at_most_20_a_second_at_5000_nodes(alice, monkeypa
     assert min(gaps) >= 1 / 20 - 1e-9
     elapsed = batch_times[-1] - batch_times[0]
     assert (len(batch_times) - 1) / elapsed <= 20 + 1e-6
+
+
+def test_messages_that_are_not_a_json_object_or_out_of_range_get_errors_saying_why(alice):
+    run = new_run(alice)
+    h_alice = headers(alice)
+
+    async def scenario():
+        sock = Socket(run.pk, h_alice)
+        await sock.connect()
+        await sock.snapshot()
+        errors = []
+        for text in ("not json", "[1, 2]", "[" * 200 + "]" * 200):
+            await sock.ws.send_to(text_data=text)
+            errors.append(await sock.until(lambda f: f["type"] == "error"))
+        await sock.ws.send_to(bytes_data=b"\x00\x01")
+        errors.append(await sock.until(lambda f: f["type"] == "error"))
+        await sock.send({"action": "step", "cycles": 10**12})
+        errors.append(await sock.until(lambda f: f["type"] == "error"))
+        await sock.close()
+        return errors
+
+    errors = run_scenario(scenario)
+    assert all(e["code"] == "invalid" for e in errors)
+    messages = [e["message"] for e in errors]
+    assert messages[0].startswith("message: cannot parse: ")
+    assert messages[1] == 'message: a JSON object with an "action" is expected'
+    assert "nest" in messages[2]
+    assert messages[3].startswith("binary messages are not accepted")
+    assert "1 to 1,000,000" in messages[4]
+    assert Run.objects.get(pk=run.pk).cycle_count == 0

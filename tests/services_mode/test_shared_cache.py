@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import RequestFactory
 
-from playground.site.throttling import CACHE_KEY, sign_in_wait
+from playground.site.throttling import _key, sign_in_wait
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.services
@@ -23,17 +23,21 @@ django.setup()
 from django.conf import settings
 from django.test import RequestFactory
 from playground.site.throttling import record_sign_in_failure
-request = RequestFactory().post("/login/", REMOTE_ADDR="{ADDRESS}")
+request = RequestFactory().post("/login/", {{"username": "alice"}}, REMOTE_ADDR="{ADDRESS}")
 for _ in range(settings.PLAYGROUND_SIGN_IN_FAILURES):
     record_sign_in_failure(request)
 """
 
 
+def alice_request():
+    return RequestFactory().post("/login/", {"username": "alice"}, REMOTE_ADDR=ADDRESS)
+
+
 @pytest.fixture
 def clean_address():
-    cache.delete(CACHE_KEY.format(ADDRESS))
+    cache.delete(_key(alice_request()))
     yield
-    cache.delete(CACHE_KEY.format(ADDRESS))
+    cache.delete(_key(alice_request()))
 
 
 def test_the_default_cache_is_redis():
@@ -41,7 +45,7 @@ def test_the_default_cache_is_redis():
 
 
 def test_failures_counted_by_another_process_lock_this_one_out(clean_address):
-    request = RequestFactory().post("/login/", REMOTE_ADDR=ADDRESS)
+    request = alice_request()
     assert sign_in_wait(request) == 0
     subprocess.run([sys.executable, "-c", RECORD_FAILURES], cwd=ROOT, check=True)
     assert sign_in_wait(request) > 0
