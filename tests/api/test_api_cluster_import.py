@@ -13,7 +13,7 @@ from playground.models import (
     PriorityClass,
     SchedulerProfile,
 )
-from tests.api.conftest import fixture_text
+from tests.api.conftest import FIXTURES, fixture_text
 
 NODE = """apiVersion: v1
 kind: Node
@@ -304,3 +304,30 @@ def test_dynamic_resources_objects_are_stored_unchanged_with_their_scope(api):
         ("ResourceSlice", "", "gpu-node-3-gpu.example.com")]
     train = cluster.pod_set.get(name="train-1")
     assert "resourceClaimStatuses" not in (train.manifest.get("status") or {})
+
+
+SIMULATOR_SAMPLES = FIXTURES.parent / "tests" / "public_files" / "kube-scheduler-simulator"
+
+
+def test_a_simulator_export_imports_as_its_objects_and_configuration(api):
+    # kube-scheduler-simulator's documented export (case 2, see tests/public_files/SOURCES.md)
+    # with its profile's removed volume-limit plugins left out, as --drop-removed-plugins does.
+    export = json.loads((SIMULATOR_SAMPLES / "export-case2.json").read_text())
+    enabled = export["schedulerConfig"]["profiles"][0]["plugins"]["filter"]["enabled"]
+    enabled[:] = [p for p in enabled if not p["name"].endswith(("EBSLimits", "GCEPDLimits",
+                                                                   "AzureDiskLimits"))]
+    response = _post(api, [("export.json", json.dumps(export))], name="from-simulator")
+    assert response.status_code == 201, response.json()
+    assert [w.split(": ", 3)[-1].split(":")[0] for w in response.json()["warnings"]] == [
+        "field healthzBindAddress", "field metricsBindAddress"]
+    cluster = Cluster.objects.get(name="from-simulator")
+    config = cluster.profile.config
+    assert config["kind"] == "KubeSchedulerConfiguration" and "healthzBindAddress" not in config
+    assert config["podMaxBackoffSeconds"] == 10
+
+
+def test_a_simulator_export_naming_removed_plugins_is_refused_naming_them(api):
+    text = (SIMULATOR_SAMPLES / "export-case1.json").read_text()
+    response = _post(api, [("export.json", text)], name="old-simulator")
+    assert response.status_code == 400
+    assert '"EBSLimits"' in response.json()["files"][0]
