@@ -21,7 +21,8 @@ from asgiref.sync import async_to_sync, sync_to_async
 
 from playground.workshops import services
 from tests.helpers import ROOT, import_cluster, make_user
-from tests.services_mode.test_runs_services import database_url, session_cookie, workers  # noqa: F401
+from tests.services_mode.conftest import database_url
+from tests.services_mode.test_runs_services import session_cookie
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -78,7 +79,7 @@ class AsgiServers:
 
 
 @pytest.fixture
-def servers(tmp_path, workers):  # noqa: F811
+def servers(tmp_path, workers):
     pool = AsgiServers(tmp_path, workers.queue)
     try:
         yield pool
@@ -106,7 +107,7 @@ def batch_with_cycle(frame) -> bool:
     return frame["type"] == "batch" and any(e.get("kind") == "cycle" for e in frame["events"])
 
 
-def test_an_attendee_on_one_server_follows_a_trainer_on_another(workers, servers):  # noqa: F811
+def test_an_attendee_on_one_server_follows_a_trainer_on_another(workers, servers):
     trainer = make_user("trainer")
     lesson = import_cluster(trainer, "taints-affinity.yaml")
     workshop = services.workshop_create(trainer=trainer, title="two servers", clusters=[lesson])
