@@ -10,7 +10,7 @@ from django.conf import settings
 from playground.errors import InvalidInput
 from scheduler_core.config import API_VERSION
 from scheduler_core.errors import InputError
-from scheduler_core.features import FeatureGates, feature_gates, parse_release
+from scheduler_core.features import DEFAULT_GATES, FeatureGates, feature_gates, parse_release
 from scheduler_core.framework.registry import Registry
 from scheduler_core.loader import CONFIG_KIND
 from scheduler_core.plugins.registry import default_registry
@@ -21,9 +21,10 @@ def out_of_tree_plugins() -> dict[str, str]:
     return dict(getattr(settings, "SCHEDULER_OUT_OF_TREE_PLUGINS", None) or {})
 
 
-def scheduler_registry() -> Registry:
-    """The plugin registry every check and every run uses: in-tree plus out-of-tree."""
-    return default_registry(out_of_tree_plugins())
+def scheduler_registry(features: FeatureGates = DEFAULT_GATES) -> Registry:
+    """The plugin registry every check and every run uses: the in-tree plugins of the
+    release `features` follows, plus the out-of-tree ones."""
+    return default_registry(out_of_tree_plugins(), features=features)
 
 
 def default_config() -> dict:

@@ -33,7 +33,7 @@ def build_scheduler(cluster: Cluster, config: dict | None = None, *, config_file
     virtual second the run stops at (None: when nothing can change, or an hour with a CronJob).
     """
     features = features or cluster.features
-    registry = default_registry(out_of_tree)
+    registry = default_registry(out_of_tree, features=features)
     cfg = parse_configuration(config if config is not None else cluster.config, registry,
                               file=config_file, features=features)
     scheduler = Scheduler(cluster, cfg, seed=seed, observer=observer, registry=registry,

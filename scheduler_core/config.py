@@ -196,7 +196,7 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     configuration goes on to NewFramework's checks, which report the first failure.
     features: the release and gates whose default profile fills in what is not configured.
     """
-    registry = registry or default_registry()
+    registry = registry or default_registry(features=features)
     raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
     # The strict decoder refuses a field of the wrong type before any validation runs.
     errors = [f"{path}: {message}" for path, message in type_errors(raw, CONFIGURATION)]

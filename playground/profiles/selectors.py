@@ -58,7 +58,7 @@ def profile_label(config: dict | None) -> str:
 def expand_profiles(config: dict | None, features: FeatureGates = DEFAULT_GATES) -> dict:
     """What each profile runs at each extension point, or kube-scheduler's messages, under
     the release and gates `features` (its default profile, its plugins)."""
-    registry = scheduler_registry()
+    registry = scheduler_registry(features)
     try:
         cfg = parse_configuration(config, registry, features=features)
     except ConfigError as exc:

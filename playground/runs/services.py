@@ -53,7 +53,7 @@ def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None,
     try:
         parse_timelines(load_documents([("cluster", copy.deepcopy(documents))],
                                        features=features))
-        parse_configuration(config, scheduler_registry(), features=features)
+        parse_configuration(config, scheduler_registry(features), features=features)
     except InputError as exc:
         raise InvalidInput({"cluster": [str(exc)]}) from exc
     owner = owner or cluster.owner

@@ -6,6 +6,7 @@ The framework's Registry knows no plugin; this side of the tree lists them, as i
 """
 from __future__ import annotations
 
+from ..features import DEFAULT_GATES, FeatureGates
 from ..framework.registry import Registry
 from . import names
 
@@ -34,14 +35,23 @@ IN_TREE = {
 }
 
 
-def in_tree_registry() -> Registry:
-    return Registry(IN_TREE)
+# The release that brought each in-tree plugin newer than v1.34: an older release's
+# NewInTreeRegistry lacks it, so its kube-scheduler refuses a configuration naming it.
+IN_TREE_SINCE = {names.NODE_DECLARED_FEATURES: 35}
+
+
+def in_tree_registry(features: FeatureGates = DEFAULT_GATES) -> Registry:
+    """NewInTreeRegistry of the release `features` follows."""
+    return Registry({name: path for name, path in IN_TREE.items()
+                     if IN_TREE_SINCE.get(name, 0) <= features.minor})
 
 
 def default_registry(out_of_tree: dict[str, str] | None = None,
-                     entry_points_too: bool = True) -> Registry:
-    """The in-tree plugins, then installed entry points, then the given dotted paths."""
-    registry = in_tree_registry()
+                     entry_points_too: bool = True,
+                     features: FeatureGates = DEFAULT_GATES) -> Registry:
+    """The in-tree plugins of the release, then installed entry points, then the given
+    dotted paths."""
+    registry = in_tree_registry(features)
     if entry_points_too:
         registry.load_entry_points()
     registry.merge(out_of_tree or {})

@@ -89,3 +89,29 @@ def test_a_comparison_toleration_without_its_gate_is_refused_as_the_api_server_d
     out = simulate(path, "--output", "json")
     assert out.returncode == 2 and out.stdout == b""
     assert 'spec.tolerations[0].operator: Unsupported value: "Gt"' in out.stderr.decode()
+
+
+def declared_features_config(tmp_path):
+    from scheduler_core.testing.fakes import configuration
+    return write(tmp_path / "ksc.yaml", configuration({
+        "schedulerName": "default-scheduler",
+        "plugins": {"multiPoint": {"enabled": [{"name": "NodeDeclaredFeatures"}]}}}))
+
+
+def test_v1_34_does_not_know_the_node_declared_features_plugin(cluster, tmp_path):
+    """v1.34's NewInTreeRegistry has no NodeDeclaredFeatures: NewFramework refuses it."""
+    config = declared_features_config(tmp_path)
+    out = simulate(cluster, "--config", config, "--release", "1.34")
+    assert out.returncode == 2 and out.stdout == b""
+    assert out.stderr.decode().endswith(
+        'profiles[0]: PreFilterPlugin "NodeDeclaredFeatures" does not exist\n')
+
+
+def test_v1_35_builds_the_plugin_disabled_with_its_gate_off_and_says_so(cluster, tmp_path):
+    config = declared_features_config(tmp_path)
+    out = simulate(cluster, "--config", config, "--release", "1.35", "--output", "json")
+    assert out.returncode == 0, out.stderr.decode()
+    assert json.loads(out.stdout)["warnings"][-1] == (
+        "profile plugin NodeDeclaredFeatures: its feature gate is off in v1.35, so "
+        "kube-scheduler builds it disabled and it does nothing (--feature-gates "
+        "NodeDeclaredFeatures=true turns it on)")

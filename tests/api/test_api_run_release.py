@@ -67,3 +67,14 @@ def test_compare_refuses_a_bad_release_naming_its_side(api, cluster):
     assert response.status_code == 400
     assert response.json() == {"release_b": [
         '"1.30" is not a release the engine follows; accepted: 1.34, 1.35, 1.36, 1.37']}
+
+
+def test_the_check_under_v1_34_refuses_a_plugin_that_release_lacks(api):
+    config = {"profiles": [{"schedulerName": "default-scheduler", "plugins": {
+        "multiPoint": {"enabled": [{"name": "NodeDeclaredFeatures"}]}}}]}
+    old = api.post("/api/profiles/check/", {"config": config, "release": "1.34"},
+                   format="json").json()
+    new = api.post("/api/profiles/check/", {"config": config, "release": "1.37"},
+                   format="json").json()
+    assert not old["ok"] and 'NodeDeclaredFeatures" does not exist' in old["errors"][0]
+    assert new["ok"]

@@ -85,7 +85,14 @@ def is_schedulable_after_node_change(pod, old_node, new_node) -> str:
     return QUEUE
 
 
+GATE_OFF_WARNING = ("profile plugin NodeDeclaredFeatures: its feature gate is off in "
+                    "v{release}, so kube-scheduler builds it disabled and it does nothing "
+                    "(--feature-gates NodeDeclaredFeatures=true turns it on)")
+
+
 def new(args: dict, handle) -> NodeDeclaredFeatures:
     features = handle.features
-    return NodeDeclaredFeatures(features.enabled("NodeDeclaredFeatures"), features.minor,
-                                registry_at(features.minor))
+    enabled = features.enabled("NodeDeclaredFeatures")
+    if not enabled:   # configured by hand: the default profile leaves it out then
+        handle.warnings.append(GATE_OFF_WARNING.format(release=features.release))
+    return NodeDeclaredFeatures(enabled, features.minor, registry_at(features.minor))
