@@ -28,6 +28,7 @@ from playground.runs.state import run_state
 from playground.runs.tasks import run_advance
 from playground.runs.tasks import run_reset as run_reset_task
 from scheduler_core.session import RunSession
+from scheduler_core.simulate import simulate
 from tests.helpers import ROOT, WorkerDied, clean_env, die_after_chunks, new_run, reference
 
 pytestmark = [pytest.mark.django_db(transaction=True),
@@ -404,3 +405,45 @@ def test_several_runs_proceed_at_once_on_the_task_threads(tmp_path):
     # They ran at the same time: each one's chunks interleave with another's.
     spans = sorted((r["commits"][0], r["commits"][-1]) for r in results)
     assert any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:]))
+
+
+CRONJOB_CLUSTER = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults}
+spec: {limits: [{type: Container, defaultRequest: {cpu: 100m}, default: {cpu: 200m}}]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report}
+spec:
+  schedule: "*/15 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        metadata: {annotations: {playground.k8s.local/run-seconds: "60"}}
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: busybox}]
+"""
+
+
+def test_a_cronjob_run_on_the_web_ends_at_the_hour_as_simulate_does(alice, tmp_path):
+    run = new_run(alice, "cron.yaml", text=CRONJOB_CLUSTER, seed=5)
+    runs.run_start(run=run, user=alice)
+    run.refresh_from_db()
+    source = tmp_path / "cron.yaml"
+    source.write_text(CRONJOB_CLUSTER)
+    expected = simulate([str(source)], seed=5).to_json()
+    assert run.status == Run.FINISHED
+    assert traces(run) == expected["cycles"]
+    # The run starts at 07:06:40 (RUN_EPOCH): 07:15, 07:30, 07:45 and 08:00 are within the
+    # hour (virtual 500 to 3200 s), 08:15 is not.
+    assert [c["pod"].rsplit("-", 1)[0] for c in expected["cycles"]] == [
+        f"default/report-{m}" for m in (66666675, 66666690, 66666705, 66666720)]
+    assert run.virtual_time <= 3600
