@@ -4,16 +4,9 @@
 // decision that took their node, and the Filter plugins the solver does not model.
 import { api } from "../api.js";
 import { $, clear, el, setStatus } from "../util.js";
+import { placementRows } from "./placement-model.js";
 
 const TIME_LIMIT_SECONDS = 10;
-
-export function placementRows(out) {
-  const sched = out.scheduler.bindings;
-  return Object.entries(out.optimal.bindings)
-    .filter(([pod, node]) => (sched[pod] || null) !== (node || null))
-    .map(([pod, node]) => ({ pod, scheduler: sched[pod] || null, global: node || null,
-                             gained: !sched[pod] && Boolean(node) }));
-}
 
 function blockedLine(g) {
   const b = g.blockedBy;
