@@ -184,3 +184,48 @@ def test_cli_refuses_a_template_whose_copies_would_take_a_node_name(tmp_path, fi
     assert done.returncode == 2 and done.stdout == ""
     assert 'Node n: field metadata.name: copies of the template would be named like node ' \
            '"n-2"' in done.stderr
+
+
+# --- the search on its own: trials stood in by a table of which pods each count binds -----------
+def fake_trials(monkeypatch, bound_at):
+    """run_trial answers from bound_at(count) -> number of the 10 pods bound; an extra copy
+    would take a pending pod while fewer than 10 are bound. Returns the counts tried."""
+    from scheduler_core.framework.types import Resource
+    from scheduler_core.whatif import plan as plan_module
+
+    tried = []
+
+    def run_trial(scenario, template, count):
+        tried.append(count)
+        n = bound_at(count)
+        bindings = {f"p{i}": ("node" if i < n else None) for i in range(10)}
+        placeable = {f"p{i}": Resource(milli_cpu=1000) for i in range(n, 10)}
+        return plan_module.Trial(count, bindings, {}, placeable)
+
+    monkeypatch.setattr(plan_module, "run_trial", run_trial)
+    monkeypatch.setattr(plan_module, "check_names", lambda *a: None)
+    return tried
+
+
+class NoScenario:
+    node_names: set = set()
+
+
+def test_a_non_monotone_count_is_answered_with_one_the_engine_bound_all_at(monkeypatch):
+    # 2 pods per copy, except that 4 copies bind fewer than 3 (a tie-break gone the other way).
+    table = {0: 0, 1: 2, 2: 4, 3: 6, 4: 5, 5: 10}
+    tried = fake_trials(monkeypatch, lambda k: table.get(k, 10))
+    template = make_node("tmpl", cpu="2")
+    result = plan(NoScenario(), template, max_copies=0)
+    answer = result.answer.nodes
+    assert table.get(answer, 10) == 10 and table.get(answer - 1, 10) < 10
+    assert answer - 1 in tried
+    assert {row["nodes"] for row in result.to_json()["search"]} == set(tried)
+
+
+def test_the_search_stays_logarithmic_when_the_first_guess_is_far_too_low(monkeypatch):
+    # One pod per copy (as hostname anti-affinity would make it), guessed at 5 per copy.
+    tried = fake_trials(monkeypatch, lambda k: min(k, 10))
+    result = plan(NoScenario(), make_node("tmpl", cpu="5"), max_copies=0)
+    assert result.answer.nodes == 10
+    assert len(tried) <= 8
