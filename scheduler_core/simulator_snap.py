@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 
 from . import simulator_annotations as notes
-from .admission import SYSTEM_PRIORITY_CLASSES
+from .admission import DEFAULT_SCHEDULER_NAME, SYSTEM_PRIORITY_CLASSES
 from .scheduler import Scheduler
 
 SCHEDULED = "PodScheduled"
@@ -32,7 +32,11 @@ def export_resources(scheduler: Scheduler, cycles: list[dict]) -> dict:
     objects = scheduler.cluster.objects
     cycles_by_pod = _by_pod(cycles)
     pods = [_pod(scheduler, pi, cycles_by_pod) for pi in _live_pods(scheduler)]
+    # The run's configuration as given; without profiles, the default one by name (the
+    # simulator's scheduler, like kube-scheduler, defaults the rest), as the same thing said.
     config = copy.deepcopy(scheduler.config.raw or {})
+    if not config.get("profiles"):
+        config["profiles"] = [{"schedulerName": DEFAULT_SCHEDULER_NAME}]
     return {
         "pods": pods,
         "nodes": [_bare(n) for n in scheduler.cluster.nodes],

@@ -231,3 +231,8 @@ def test_export_then_import_gives_the_same_bindings(exported, tmp_path):
     assert again.scheduler.bindings == {"default/huge": None}
     assert again.to_json()["cycles"][-1]["message"] == \
         result.to_json()["cycles"][-1]["message"]
+
+
+def test_without_a_configuration_the_export_names_the_default_profile(exported):
+    config = exported[1]["schedulerConfig"]
+    assert config["profiles"] == [{"schedulerName": "default-scheduler"}]
