@@ -51,7 +51,7 @@ def admit_pod(pod: dict, classes: dict[str, dict], default: tuple[str, dict] | N
     spec = pod.setdefault("spec", {})
     _default_requests(spec)
     ranges = limit_ranger.ranges_for(_namespace(pod), limit_ranges)
-    if ranges:
+    if ranges and not _stored(pod):
         try:
             limit_ranger.admit_pod(pod, ranges)
         except limit_ranger.Forbidden as exc:
@@ -69,6 +69,14 @@ def _namespace(pod: dict) -> str:
 
 def _label(pod: dict) -> str:
     return f"Pod {_namespace(pod)}/{(pod.get('metadata') or {}).get('name', '')}"
+
+
+def _stored(pod: dict) -> bool:
+    """A pod the API server already holds (a `kubectl get` or simulator export carries its
+    creationTimestamp or resourceVersion): LimitRanger admitted it when it was created, under
+    the ranges of that time, and does not look at it again."""
+    meta = pod.get("metadata") or {}
+    return bool(meta.get("creationTimestamp") or meta.get("resourceVersion"))
 
 
 def _default_requests(spec: dict) -> None:

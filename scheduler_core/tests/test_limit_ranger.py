@@ -239,3 +239,15 @@ spec:
     assert any(line.startswith("ReplicaSet team/big: FailedCreate: Error creating: pods "
                                '"big-') and "maximum cpu usage per Container is 1, but limit "
                "is 2" in line for line in cluster.warnings)
+
+
+def test_a_pod_the_api_server_already_holds_is_not_admitted_again():
+    # A `kubectl get -o yaml` dump: the pod predates the range, which it exceeds.
+    text = CLUSTER.replace("default: {cpu: 500m}", "default: {cpu: 500m}\n    max: {cpu: 1}")
+    text = text.replace("metadata: {name: limited, namespace: team}",
+                        "metadata: {name: limited, namespace: team, "
+                        'creationTimestamp: "2026-11-01T10:00:00Z"}')
+    pods = {p["metadata"]["name"]: p for p in _load(text).pods}
+    assert pods["limited"]["spec"]["containers"][0]["resources"] == {
+        "limits": {"cpu": "2"}, "requests": {"cpu": "2"}}
+    assert "annotations" not in pods["limited"]["metadata"]
