@@ -194,7 +194,8 @@ class _Builder:
         limit_ranges = self.cluster.objects.extra.get("LimitRange", [])
         with self._located(self.cluster.pods):
             admit_pods(self.cluster.pods, classes, limit_ranges)
-        self.cluster.controllers = expand(self.cluster, seed)
+        self.cluster.controllers = expand(self.cluster, seed,
+                                          lambda obj: self.origin.get(id(obj), ("", "")))
         _default_storage(self.cluster.objects)
         with self._located(self.cluster.objects.pvcs.values()):
             _admit_claims(self.cluster.objects, limit_ranges)

@@ -236,9 +236,10 @@ spec:
 """
     cluster = _load(text)
     assert not [p for p in cluster.pods if p["metadata"]["name"].startswith("big-")]
-    assert any(line.startswith("ReplicaSet team/big: FailedCreate: Error creating: pods "
-                               '"big-') and "maximum cpu usage per Container is 1, but limit "
-               "is 2" in line for line in cluster.warnings)
+    (line,) = [w for w in cluster.warnings if "FailedCreate" in w]
+    assert line.startswith('c.yaml: document 3: ReplicaSet team/big: FailedCreate: Error '
+                           'creating: pods "big-')
+    assert line.endswith("is forbidden: maximum cpu usage per Container is 1, but limit is 2")
 
 
 def test_a_pod_the_api_server_already_holds_is_not_admitted_again():

@@ -37,8 +37,10 @@ def failed_create(manager, warnings, pod: dict, exc) -> None:
     if (owner.get("uid"), reason) in manager.create_failures:
         return
     manager.create_failures.add((owner.get("uid"), reason))
-    warnings.append(f"{owner.get('kind', '')} {namespace_of(pod)}/{owner.get('name', '')}: "
-                    f"FailedCreate: Error creating: {exc.message}")
+    kind, namespace, name = owner.get("kind", ""), namespace_of(pod), owner.get("name", "")
+    path, where = manager.origins.get((kind, namespace, name), ("", ""))
+    warnings.append(": ".join(p for p in (path, where, f"{kind} {namespace}/{name}",
+                                          f"FailedCreate: Error creating: {exc.message}") if p))
 
 
 # The one version a v1.3x API server serves each kind at (batch/v1beta1 CronJobs, apps/v1beta2
@@ -68,6 +70,8 @@ class ControllerManager:
         self.workloads: dict[tuple[str, str, str], dict] = {}
         # (owner uid, reason) of the pod creations admission refused, said once each.
         self.create_failures: set[tuple[str, str]] = set()
+        # (kind, namespace, name) -> (file, document) of the input's workloads.
+        self.origins: dict[tuple[str, str, str], tuple[str, str]] = {}
 
     def add(self, obj: dict) -> None:
         ensure_uid(obj, self.rng)
@@ -142,11 +146,14 @@ class LoadWorld:
         self.cluster.objects.pvcs[f"{namespace_of(pvc)}/{name_of(pvc)}"] = pvc
 
 
-def expand(cluster, seed: int) -> ControllerManager:
-    """Run the controllers over a freshly loaded cluster: its workloads become pods."""
+def expand(cluster, seed: int, origin=None) -> ControllerManager:
+    """Run the controllers over a freshly loaded cluster: its workloads become pods.
+    origin(obj) -> (file, document) names where a workload came from in warnings."""
     manager = ControllerManager(workload_rng(seed))
     for obj in cluster.workloads:
         manager.add(obj)
+        if origin is not None:
+            manager.origins[workload_key(obj)] = origin(obj)
     if manager.workloads:
         manager.sync(LoadWorld(cluster, manager))
     return manager
