@@ -46,13 +46,14 @@ def test_the_total_and_the_verdict_stay_in_view_at_1440(page):
 
 
 def test_the_sticky_run_bar_leaves_the_page_room(page):
-    """Scrolled, what stays over the page is the title row and one row of controls and
-    history (the keys' help scrolls away): under 130 px at 1440 px, not the whole bar."""
+    """Scrolled, what stays over the page is the title (with the run's export links) and one
+    row of controls and history (the keys' help scrolls away): under 140 px at 1440 px, where
+    the whole bar was about 210."""
     start_run(page, cluster_id(page, "taints-affinity"))
     step_cycles(page, 1)
     page.mouse.wheel(0, 1500)
     page.wait_for_function("window.scrollY > 500")
     bottom = page.evaluate("document.querySelector('.run-bar').getBoundingClientRect().bottom")
-    assert bottom <= 130, bottom
+    assert bottom <= 140, bottom
     expect(page.locator("#btn-cycle")).to_be_in_viewport()
     expect(page.locator("#history")).to_be_in_viewport()
