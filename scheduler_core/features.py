@@ -109,7 +109,7 @@ MODELLED = frozenset({
     "DynamicResourceAllocation", "DRAAdminAccess", "DRAConsumableCapacity",
     "DRADeviceBindingConditions", "DRADeviceTaints", "DRAExtendedResource",
     "DRAPartitionableDevices", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus",
-    "NodeDeclaredFeatures", "PodLevelResources",
+    "NodeDeclaredFeatures", "PodLevelResources", "TaintTolerationComparisonOperators",
 })
 # component-base's own gates: set every unset alpha (beta) gate at once.
 ALL_ALPHA, ALL_BETA = "AllAlpha", "AllBeta"

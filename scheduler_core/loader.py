@@ -157,7 +157,8 @@ class _Builder:
                 obj = dra_versions.to_v1(obj, f"{where}: {label}")
             except InputError as exc:
                 raise InputError(str(exc), file=path) from exc
-        problems = [] if self.checked else validate_object(obj)
+        problems = [] if self.checked else validate_object(
+            obj, self.cluster.features.enabled("TaintTolerationComparisonOperators"))
         if not problems and not self.checked and kind in WORKLOAD_KINDS:
             problems = workload_problems(obj)
         if problems:

@@ -247,7 +247,21 @@ def _containers(path: str, containers, seen: set[str]) -> list[Problem]:
     return out
 
 
-def _toleration(path: str, tol: dict) -> list[Problem]:
+TOLERATION_OPERATORS = ("Equal", "Exists")
+# TaintTolerationComparisonOperators (alpha, v1.35): validation then takes Lt and Gt with a
+# canonical int64 value (no sign but '-', no leading zero).
+COMPARISON_OPERATORS = ("Lt", "Gt")
+_INT64 = re.compile(r"^(0|-?[1-9][0-9]*)$")
+
+
+def _comparison_value(path: str, value: str) -> list[Problem]:
+    if _INT64.match(value) and -(2**63) <= int(value) < 2**63:
+        return []
+    return [_invalid(f"{path}.value", value, "value must be a valid integer for Lt and Gt "
+                                               "operators")]
+
+
+def _toleration(path: str, tol: dict, comparison: bool = False) -> list[Problem]:
     key, operator = tol.get("key") or "", tol.get("operator") or "Equal"
     value, effect = tol.get("value") or "", tol.get("effect") or ""
     out = _check(f"{path}.key", key, is_qualified_name) if key else []
@@ -264,8 +278,11 @@ def _toleration(path: str, tol: dict) -> list[Problem]:
         if value:
             out.append(_invalid(f"{path}.operator", tol,
                                 "value must be empty when `operator` is 'Exists'"))
+    elif comparison and operator in COMPARISON_OPERATORS:
+        out += _comparison_value(path, value)
     else:
-        out += _enum(f"{path}.operator", operator, ("Equal", "Exists"))
+        out += _enum(f"{path}.operator", operator, TOLERATION_OPERATORS +
+                     (COMPARISON_OPERATORS if comparison else ()))
     if effect:
         out += _enum(f"{path}.effect", effect, TAINT_EFFECTS)
     return out
@@ -297,8 +314,9 @@ def topology_spread_constraints(path: str, constraints) -> list[Problem]:
     return out
 
 
-def pod_spec(path: str, spec) -> list[Problem]:
-    """ValidatePodSpec, for what the scheduler reads."""
+def pod_spec(path: str, spec, comparison: bool = False) -> list[Problem]:
+    """ValidatePodSpec, for what the scheduler reads; comparison: PodValidationOptions'
+    toleration comparison operators (the TaintTolerationComparisonOperators gate)."""
     if not isinstance(spec, dict):
         return [_required(path)]
     if not spec.get("containers"):
@@ -324,7 +342,7 @@ def pod_spec(path: str, spec) -> list[Problem]:
     for kind in ("podAffinity", "podAntiAffinity"):
         out += _pod_affinity(f"{path}.affinity.{kind}", affinity.get(kind))
     out += [p for i, t in enumerate(spec.get("tolerations") or [])
-            for p in _toleration(f"{path}.tolerations[{i}]", t or {})]
+            for p in _toleration(f"{path}.tolerations[{i}]", t or {}, comparison)]
     return out + topology_spread_constraints(f"{path}.topologySpreadConstraints",
                                              spec.get("topologySpreadConstraints"))
 
@@ -332,8 +350,8 @@ def pod_spec(path: str, spec) -> list[Problem]:
 # --- the kinds ------------------------------------------------------------------------------
 
 
-def _pod(obj):
-    return pod_spec("spec", obj.get("spec"))
+def _pod(obj, comparison: bool = False):
+    return pod_spec("spec", obj.get("spec"), comparison)
 
 
 def _node(obj):
@@ -426,14 +444,14 @@ def _storage_class(obj):
     return out
 
 
-def _workload(obj):
+def _workload(obj, comparison: bool = False):
     spec = obj.get("spec") or {}
     out = _non_negative("spec.replicas", spec.get("replicas"))
     out += label_selector("spec.selector", spec.get("selector"))
     template = spec.get("template") or {}
     out += labels("spec.template.metadata.labels",
                   (template.get("metadata") or {}).get("labels"))
-    return out + pod_spec("spec.template.spec", template.get("spec"))
+    return out + pod_spec("spec.template.spec", template.get("spec"), comparison)
 
 
 _BY_KIND = {
@@ -451,13 +469,17 @@ _BY_KIND = {
 }
 
 
-def validate_object(obj: dict) -> list[Problem]:
+def validate_object(obj: dict, comparison_operators: bool = False) -> list[Problem]:
     """Every problem of an object, as (field path, message); [] when the API server would
-    take it. Kinds without a validation here get their metadata checked alone."""
+    take it. Kinds without a validation here get their metadata checked alone.
+    comparison_operators: tolerations may use Lt and Gt (TaintTolerationComparisonOperators)."""
     problems = object_type_errors(obj)
     if problems:
         return problems
     name_check, validate = _BY_KIND.get(obj.get("kind") or "", (is_dns1123_subdomain, None))
+    if validate in (_pod, _workload):
+        return _metadata(obj.get("metadata") or {}, name_check) + validate(
+            obj, comparison_operators)
     return _metadata(obj.get("metadata") or {}, name_check) + (validate(obj) if validate
                                                                else [])
 

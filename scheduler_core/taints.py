@@ -1,4 +1,30 @@
 """Taints and tolerations (component-helpers/scheduling/corev1 and core/v1/helper)."""
+import re
+
+# compareNumericValues (core/v1/toleration.go): canonical int64s only, no '+', no leading 0.
+_INT64 = re.compile(r"^(0|-?[1-9][0-9]*)$")
+_INT64_RANGE = range(-(2**63), 2**63)
+
+
+def _int64(text: str) -> int | None:
+    if not _INT64.match(text or "") or int(text) not in _INT64_RANGE:
+        return None
+    return int(text)
+
+
+def compare_numeric_values(toleration_value: str, taint_value: str, operator: str) -> bool:
+    """Gt: the taint's value is greater than the toleration's; Lt: smaller. A value that is
+    no canonical int64 tolerates nothing. (The Lt and Gt operators exist only with the
+    TaintTolerationComparisonOperators gate on: validation refuses them otherwise, so a
+    toleration that has them got here with the gate on.)"""
+    tol, taint = _int64(toleration_value), _int64(taint_value)
+    if tol is None or taint is None:
+        return False
+    if operator == "Gt":
+        return taint > tol
+    if operator == "Lt":
+        return taint < tol
+    return False
 
 
 def toleration_tolerates_taint(toleration: dict, taint: dict) -> bool:
@@ -13,7 +39,8 @@ def toleration_tolerates_taint(toleration: dict, taint: dict) -> bool:
         return True
     if operator == "Equal":
         return (toleration.get("value") or "") == (taint.get("value") or "")
-    return False
+    return compare_numeric_values(toleration.get("value") or "", taint.get("value") or "",
+                                  operator)
 
 
 def tolerations_tolerate_taint(tolerations, taint: dict) -> bool:
