@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -14,13 +15,14 @@ from . import limit_ranger
 from .admission import admit_pods
 from .errors import InputError, json_kind
 from .features import DEFAULT_GATES, FeatureGates
+from .field_validation import WARN, check_fields
 from .framework.handle import ClusterObjects
 from .framework.types import PodInfo
 from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
 from .plugins.dynamicresources import versions as dra_versions
 from .release_input import dropped_dra_fields, unhonoured_fields
-from .safe_read import read_documents
+from .safe_read import Duplicate, read_with_duplicates
 from .simulator_export import is_simulator_export, simulator_export_objects
 from .warninglog import WarningLog
 from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand, workload_problems
@@ -47,6 +49,8 @@ class Cluster:
     config_file: str = ""
     warnings: WarningLog = field(default_factory=WarningLog)
     features: FeatureGates = DEFAULT_GATES    # the release and gates the run follows
+    # The keys the configuration's document repeats: kube-scheduler refuses them.
+    config_duplicates: list[str] = field(default_factory=list)
     workloads: list[dict] = field(default_factory=list)
     # Timeline documents as (file, document): scheduler_core.timeline reads them.
     timelines: list[tuple[str, dict]] = field(default_factory=list)
@@ -73,7 +77,16 @@ def pod_priority(pod: dict, classes: dict[str, dict]) -> int:
     return 0
 
 
+STDIN = "-"
+
+
 def _read_documents(path: str, text: str | None = None) -> list:
+    return _read_with_duplicates(path, text)[0]
+
+
+def _read_with_duplicates(path: str, text: str | None = None) -> tuple[list, list[Duplicate]]:
+    if text is None and path == STDIN:
+        text = sys.stdin.read()
     if text is None:
         try:
             with open(path, encoding="utf-8") as fh:
@@ -83,7 +96,7 @@ def _read_documents(path: str, text: str | None = None) -> list:
         except UnicodeDecodeError as exc:
             raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
                              file=path) from exc
-    return read_documents(text, source=path)
+    return read_with_duplicates(text, source=path)
 
 
 def _flatten(doc, where: str, warnings=None) -> list[tuple[str, dict]]:
@@ -127,21 +140,24 @@ class _Builder:
     """Collects objects of every file, checking each as it comes."""
 
     def __init__(self, checked: bool = False, seed: int = 0,
-                 features: FeatureGates = DEFAULT_GATES):
+                 features: FeatureGates = DEFAULT_GATES, field_validation: str = WARN):
         self.cluster = Cluster(features=features)
         self.seen: set[tuple[str, str]] = set()
         self.checked = checked
+        self.field_validation = field_validation
         # Where each object came from, by id: admission's errors name the file and document.
         self.origin: dict[int, tuple[str, str]] = {}
         # generateName's random suffixes, apart from the controllers' and the scheduler's.
         self.names = random.Random(f"generateName/{seed}")
 
-    def add(self, path: str, where: str, obj: dict) -> None:
+    def add(self, path: str, where: str, obj: dict, duplicates: list[str] = ()) -> None:
+        """duplicates: the parser's messages for the keys obj's document repeats."""
         kind = obj.get("kind") or ""
         if kind == CONFIG_KIND:
             if self.cluster.config is not None:
                 raise InputError("more than one KubeSchedulerConfiguration", file=path, obj=where)
             self.cluster.config, self.cluster.config_file = obj, path
+            self.cluster.config_duplicates = list(duplicates)
             return
         if kind == TIMELINE_KIND:
             self.cluster.timelines.append((path, obj))
@@ -152,6 +168,8 @@ class _Builder:
             return
         _generate_name(obj, self.names)
         label = _label(obj, kind, where)
+        if not self.checked:
+            self.warn_fields(path, f"{where}: {label}", obj, duplicates)
         if kind in dra.HANDLERS:
             try:
                 obj = dra_versions.to_v1(obj, f"{where}: {label}")
@@ -183,6 +201,13 @@ class _Builder:
             (handler or _add_extra)(self.cluster, obj, label, key)
         except InputError as exc:
             raise InputError(str(exc), file=path) from exc
+
+    def warn_fields(self, path: str, where: str, obj, duplicates) -> None:
+        """The API server's field validation: warnings, or InputError in Strict mode."""
+        found = check_fields(obj, duplicates, mode=self.field_validation,
+                             release=self.cluster.features.release, file=path, where=where)
+        for message in found:
+            self.cluster.warnings.warn(path, where, "", message)
 
     def finish(self, seed: int = 0) -> Cluster:
         """Admission of the input's pods, the controllers (whose pods are admitted as they
@@ -311,15 +336,20 @@ _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup"
 
 
 def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
-                   checked: bool = False, features: FeatureGates = DEFAULT_GATES) -> Cluster:
+                   checked: bool = False, features: FeatureGates = DEFAULT_GATES,
+                   field_validation: str = WARN,
+                   duplicates: dict[str, list[Duplicate]] | None = None) -> Cluster:
     """A Cluster from already-parsed documents: [(file name, [document, ...]), ...].
 
     Workloads become pods as their controllers would make them, named from `seed`.
     checked: every object was validated when it was stored (a playground run's documents),
     so the per-object validation, most of the load at 5,000 nodes, is not done again.
-    features: the release and gates the run follows (input they do not honour is warned of)."""
-    builder = _Builder(checked, seed, features)
+    features: the release and gates the run follows (input they do not honour is warned of).
+    field_validation: the API server's parameter (Warn, Strict, Ignore) for unknown fields
+    and for the keys a document repeats (duplicates: file name -> what the reader found)."""
+    builder = _Builder(checked, seed, features, field_validation)
     for path, docs in sources:
+        repeated = (duplicates or {}).get(path) or []
         for i, doc in enumerate(docs):
             lines: list[str] = []
             try:
@@ -328,18 +358,34 @@ def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
                 raise InputError(str(exc), file=path) from exc
             for line in lines:
                 builder.cluster.warnings.append(f"{path}: {line}")
+            messages = [d.message() for d in repeated if d.document == i]
+            if messages and len(objects) != 1:
+                # A List's repeated keys belong to the document, not to one of its items.
+                builder.warn_fields(path, f"document {i + 1}", None, messages)
+                messages = []
             for where, obj in objects:
-                builder.add(path, where, obj)
+                builder.add(path, where, obj, messages)
     return builder.finish(seed)
+
+
+def read_files(paths: list[str], texts: dict[str, str] | None = None
+               ) -> tuple[list[tuple[str, list]], dict[str, list[Duplicate]]]:
+    """Each file's documents, parsed but not checked (load_documents' `sources`), and the
+    keys each file's documents repeat ("-" is standard input, read once)."""
+    texts = texts or {}
+    read = {p: _read_with_duplicates(p, texts.get(p)) for p in dict.fromkeys(paths)}
+    return [(p, read[p][0]) for p in paths], {p: dups for p, (_, dups) in read.items()}
 
 
 def read_sources(paths: list[str], texts: dict[str, str] | None = None) -> list[tuple[str, list]]:
     """Each file's documents, parsed but not checked: load_documents' `sources`."""
-    texts = texts or {}
-    return [(p, _read_documents(p, texts.get(p))) for p in paths]
+    return read_files(paths, texts)[0]
 
 
-def load_files(paths: list[str], texts: dict[str, str] | None = None,
-               seed: int = 0, *, features: FeatureGates = DEFAULT_GATES) -> Cluster:
-    """A Cluster from files (YAML with many documents, or JSON); texts overrides reading."""
-    return load_documents(read_sources(paths, texts), seed, features=features)
+def load_files(paths: list[str], texts: dict[str, str] | None = None, seed: int = 0, *,
+               features: FeatureGates = DEFAULT_GATES, field_validation: str = WARN) -> Cluster:
+    """A Cluster from files (YAML with many documents, or JSON; "-" is standard input);
+    texts overrides reading."""
+    sources, duplicates = read_files(paths, texts)
+    return load_documents(sources, seed, features=features, field_validation=field_validation,
+                          duplicates=duplicates)

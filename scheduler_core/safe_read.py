@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import orjson
@@ -40,10 +41,61 @@ def _loader_base():
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+@dataclass(frozen=True)
+class Duplicate:
+    """A key given twice in one mapping: the API server warns of it (fieldValidation=Warn) and
+    kube-scheduler refuses it; the value given last is the one kept, as in both."""
+    document: int          # index among the non-empty documents
+    key: object
+    line: int | None       # 1-based line of the second key in the text (YAML)
+    path: str = ""         # the field path (JSON), as sigs.k8s.io/json names it
+
+    def message(self) -> str:
+        """In the words of the parser the API server uses for the format."""
+        if self.line is None:
+            return f'duplicate field "{self.path}"'
+        key = json.dumps(self.key) if isinstance(self.key, str) else _go_scalar(self.key)
+        return f"line {self.line}: key {key} already set in map"
+
+
+def _go_scalar(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
 class _Loader(_loader_base()):
     """The safe loader without the timestamp type: "2024-01-01" stays the string it is in
-    JSON, so what YAML and JSON give is the same and can be stored as JSON."""
+    JSON, so what YAML and JSON give is the same and can be stored as JSON. It notes each
+    key a mapping repeats (`duplicates`: (key, line)), as Go's strict YAML decoder does."""
 
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.duplicates: list[tuple[object, int]] = []
+
+    def construct_yaml_map(self, node):
+        data: dict = {}
+        yield data
+        self._note_duplicates(node)
+        data.update(self.construct_mapping(node))
+
+    def _note_duplicates(self, node) -> None:
+        """Explicit keys only (before merge keys are flattened in): a key that `<<` merges in
+        and the mapping overrides is no duplicate, in Go's decoder either."""
+        if len(node.value) < 2:
+            return
+        seen = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(key_node.value, str):
+                continue
+            marker = (key_node.tag, key_node.value)
+            if marker in seen:
+                self.duplicates.append((self.construct_object(key_node),
+                                        key_node.start_mark.line + 1))
+            seen.add(marker)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 
 _Loader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
@@ -112,10 +164,11 @@ def _has_long_digits(data: np.ndarray) -> bool:
     return bool(((ends - starts + 1) >= LONG_DIGITS).any())
 
 
-def _json_depth(data: np.ndarray) -> int:
-    """The deepest nesting of valid JSON text (its UTF-8 bytes): its brackets outside
-    strings, counted on arrays (the text is valid, so a quote starts or ends a string unless
-    an odd run of backslashes escapes it)."""
+def _json_structure(data: np.ndarray) -> tuple[int, int]:
+    """The deepest nesting of valid JSON text (its UTF-8 bytes) and how many keys its objects
+    hold (its colons): its brackets and colons outside strings, counted on arrays (the text
+    is valid, so a quote starts or ends a string unless an odd run of backslashes escapes
+    it)."""
     slashes = np.flatnonzero(data == 92)
     quotes = np.flatnonzero(data == 34)
     if len(slashes) and len(quotes):
@@ -127,16 +180,23 @@ def _json_depth(data: np.ndarray) -> int:
         quotes = quotes[~np.isin(quotes - 1, odd_ends)]
     opening = np.flatnonzero((data == 91) | (data == 123))
     closing = np.flatnonzero((data == 93) | (data == 125))
-    events = np.concatenate([quotes, opening, closing])
+    colons = np.flatnonzero(data == 58)
+    events = np.concatenate([quotes, opening, closing, colons])
     steps = np.concatenate([np.zeros(len(quotes), np.int64), np.ones(len(opening), np.int64),
-                            np.full(len(closing), -1, np.int64)])
+                            np.full(len(closing), -1, np.int64),
+                            np.zeros(len(colons), np.int64)])
+    kinds = np.concatenate([np.zeros(len(quotes), np.int8), np.ones(len(opening), np.int8),
+                            np.ones(len(closing), np.int8), np.full(len(colons), 2, np.int8)])
     order = np.argsort(events, kind="stable")
-    is_quote = np.zeros(len(events), bool)
-    is_quote[:len(quotes)] = True
-    is_quote, steps = is_quote[order], steps[order]
-    outside = np.cumsum(is_quote) % 2 == 0
+    kinds, steps = kinds[order], steps[order]
+    outside = np.cumsum(kinds == 0) % 2 == 0
     depth = np.cumsum(np.where(outside, steps, 0))
-    return int(depth.max()) if len(depth) else 0
+    keys = int(np.count_nonzero(outside & (kinds == 2)))
+    return (int(depth.max()) if len(depth) else 0), keys
+
+
+def _utf8(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
 
 
 def _check_unicode(docs, source: str) -> None:
@@ -146,17 +206,54 @@ def _check_unicode(docs, source: str) -> None:
         raise InputError(_SURROGATE, file=source) from exc
 
 
-def _parse_error(exc: Exception, source: str) -> InputError:
-    text = " ".join(str(exc).split())
-    if "invalid Unicode character escape code" in text:
+_TEMPLATE_HINT = " (a template? render it first, e.g. with `helm template`)"
+
+
+def _yaml_error(exc: Exception, source: str, text: str) -> InputError:
+    """libyaml's problem at its line and column, and the context it was in."""
+    problem = " ".join(str(getattr(exc, "problem", "") or exc).split())
+    if "invalid Unicode character escape code" in problem:
         # libyaml's word for a surrogate escape; the Python reader and JSON give the other.
         return InputError(_SURROGATE, file=source)
-    return InputError(f"cannot parse: {text}", file=source)
+    mark = getattr(exc, "problem_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    if context and context_mark is not None:
+        problem += f" ({context} at line {context_mark.line + 1})"
+    hint = _TEMPLATE_HINT if "{{" in text else ""
+    return InputError(f"cannot parse YAML: {where}{problem}{hint}", file=source)
+
+
+def _json_error(exc: Exception, source: str) -> InputError:
+    if isinstance(exc, json.JSONDecodeError):
+        return InputError(f"cannot parse JSON: line {exc.lineno}, column {exc.colno}: "
+                          f"{exc.msg}", file=source)
+    if "surrogate" in str(exc):
+        return InputError(_SURROGATE, file=source)
+    return InputError(f"cannot parse JSON: {' '.join(str(exc).split())}", file=source)
 
 
 def is_json(text: str) -> bool:
-    """JSON when the text starts with an object or an array, as kubectl tells them apart."""
-    return text.lstrip().startswith(("{", "["))
+    """JSON when the text starts with an object or an array, as kubectl tells them apart; a
+    template's `{{` starts neither."""
+    start = text.lstrip()
+    return start.startswith(("{", "[")) and not start.startswith("{{")
+
+
+def _json_value(text: str, source: str, duplicates: list) -> object:
+    """json.loads noting every object that repeats a key: (the object, the keys)."""
+    def pairs_hook(pairs):
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set = set()
+            repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+            duplicates.append((obj, repeated))
+        return obj
+    try:
+        return json.loads(text, object_pairs_hook=pairs_hook)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise _json_error(exc, source) from exc
 
 
 def read_json(text: str, *, source: str = "") -> object:
@@ -167,42 +264,105 @@ def read_json(text: str, *, source: str = "") -> object:
     way, which says what the matter is as it always has. So is a text with a long run of
     digits, which may hold an integer orjson would read as a float.
     """
+    return _read_json(text, source, [])
+
+
+def _read_json(text: str, source: str, repeated: list) -> object:
+    """read_json, noting every object that repeats a key in `repeated`: (the object, the
+    keys). orjson keeps the last of repeated keys silently, so a text whose colons outnumber
+    the keys orjson read is read again the slow way, which notes them."""
     _check_size(text, source)
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
         pass
     else:
-        data = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+        data = _utf8(text)
         if not _has_long_digits(data):
-            if _json_depth(data) > MAX_DEPTH:
+            depth, keys = _json_structure(data)
+            if depth > MAX_DEPTH:
                 raise _too_deep(source)
-            return value
+            if keys == _json_structure(np.frombuffer(orjson.dumps(value), np.uint8))[1]:
+                return value
     _check_json_depth(text, source)
-    try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise _parse_error(exc, source) from exc
+    value = _json_value(text, source, repeated)
     _check_unicode(value, source)
     return value
 
 
-def read_yaml(text: str, *, source: str = "") -> list:
-    """Every document of a YAML stream (None for an empty one), within the limits."""
+def _yaml_documents(text: str, source: str) -> list[tuple[object, list]]:
+    """Every document of the stream with the keys it repeats."""
     _check_size(text, source)
+    out = []
     try:
         _check_yaml_events(text, source)
-        docs = list(yaml.load_all(text, Loader=_Loader))
+        loader = _Loader(text)
+        try:
+            while loader.check_data():
+                doc = loader.get_data()
+                out.append((doc, loader.duplicates))
+                loader.duplicates = []
+        finally:
+            loader.dispose()
     except (yaml.YAMLError, RecursionError) as exc:
-        raise _parse_error(exc, source) from exc
-    _check_unicode(docs, source)
-    return docs
+        raise _yaml_error(exc, source, text) from exc
+    _check_unicode([doc for doc, _ in out], source)
+    return out
+
+
+def read_yaml(text: str, *, source: str = "") -> list:
+    """Every document of a YAML stream (None for an empty one), within the limits."""
+    return [doc for doc, _ in _yaml_documents(text, source)]
+
+
+def _json_paths(root, objects: set[int]) -> dict[int, str]:
+    """The field path of each object (by id) in root, as sigs.k8s.io/json names a field:
+    "spec.containers[0]". Iterative, like every walk of untrusted input here."""
+    paths, pending = {}, [(root, "")]
+    while pending and len(paths) < len(objects):
+        value, path = pending.pop()
+        if isinstance(value, dict):
+            if id(value) in objects:
+                paths[id(value)] = path
+            pending += [(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return paths
+
+
+def _json_documents(text: str, source: str) -> tuple[list, list[Duplicate]]:
+    repeated: list = []
+    value = _read_json(text, source, repeated)
+    docs = value if isinstance(value, list) else [value]
+    duplicates = []
+    if repeated:
+        objects = {id(obj) for obj, _ in repeated}
+        for index, doc in enumerate(docs):
+            paths = _json_paths(doc, objects)
+            duplicates += [Duplicate(index, key, None, f"{paths[id(obj)]}.{key}".lstrip("."))
+                           for obj, keys in repeated if id(obj) in paths for key in keys]
+    return docs, duplicates
+
+
+def read_with_duplicates(text: str, *, source: str = "") -> tuple[list, list[Duplicate]]:
+    """read_documents, and every key a mapping of a document repeats (in line order)."""
+    if is_json(text):
+        return _json_documents(text, source)
+    return _from_yaml(_yaml_documents(text, source))
+
+
+def _from_yaml(documents: list[tuple[object, list]]) -> tuple[list, list[Duplicate]]:
+    docs, duplicates = [], []
+    for doc, repeated in documents:
+        if doc is None:
+            continue
+        duplicates += [Duplicate(len(docs), key, line) for key, line in sorted(
+            repeated, key=lambda pair: pair[1])]
+        docs.append(doc)
+    return docs, duplicates
 
 
 def read_documents(text: str, *, source: str = "") -> list:
     """The documents of a file: a JSON value (an array is a list of documents), or every
     non-empty document of a YAML stream."""
-    if is_json(text):
-        doc = read_json(text, source=source)
-        return doc if isinstance(doc, list) else [doc]
-    return [d for d in read_yaml(text, source=source) if d is not None]
+    return read_with_duplicates(text, source=source)[0]

@@ -98,7 +98,7 @@ def test_bad_quantity_exits_2_with_one_line_naming_file_object_and_field(tmp_pat
 def test_unparsable_yaml_exits_2(tmp_path):
     path = tmp_path / "broken.yaml"
     path.write_text("kind: Node\nmetadata: {name: [\n")
-    assert bad_input_run(path).startswith(f"error: {path}: cannot parse: ")
+    assert bad_input_run(path).startswith(f"error: {path}: cannot parse YAML: line 3, ")
 
 
 def test_invalid_configuration_exits_2(tmp_path, cluster):
