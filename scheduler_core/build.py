@@ -35,7 +35,8 @@ def build_scheduler(cluster: Cluster, config: dict | None = None, *, config_file
     features = features or cluster.features
     registry = default_registry(out_of_tree, features=features)
     cfg = parse_configuration(config if config is not None else cluster.config, registry,
-                              file=config_file, features=features)
+                              file=config_file, features=features,
+                              duplicates=cluster.config_duplicates if config is None else ())
     scheduler = Scheduler(cluster, cfg, seed=seed, observer=observer, registry=registry,
                           features=features)
     scheduler.until = until if until is not None else default_until(cluster)

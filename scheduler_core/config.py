@@ -7,8 +7,11 @@ a profile (queue sort, bind, unknown plugins, score weight overflow).
 from __future__ import annotations
 
 import copy
+import functools
+import inspect
 from dataclasses import dataclass, field
 
+from .config_decode import ARGS_FIELDS, SCHEME, DecodingError, strict_decoding_errors
 from .errors import ConfigError, duplicate, invalid, required
 from .features import DEFAULT_GATES, FeatureGates
 from .framework.interfaces import EXTENSION_POINTS
@@ -153,9 +156,19 @@ def _percentage(value, path: str, errors: list[str]) -> int | None:
     return value
 
 
+def _with_gates(fn, features: FeatureGates):
+    """fn, given the run's release and gates when it reads them (a `gates` parameter, as
+    DynamicResources' validate_args): a field its gate forbids is refused with the
+    configuration, not only when the plugin is built."""
+    if "gates" in inspect.signature(fn).parameters:
+        return functools.partial(fn, gates=features)
+    return fn
+
+
 def _plugin_config(raw_list, needed: list[str], registry: Registry, path: str,
-                   errors: list[str]) -> dict[str, dict]:
-    """Defaulted and validated args for every plugin in use (setDefaults + validatePluginConfig)."""
+                   errors: list[str], features: FeatureGates) -> dict[str, dict]:
+    """Defaulted and validated args for every plugin in use (setDefaults + validatePluginConfig),
+    with the gates of the run for the plugins whose args read them."""
     given: dict[str, tuple[int, dict]] = {}
     for i, pc in enumerate(raw_list or []):
         name = (pc or {}).get("name", "")
@@ -171,13 +184,25 @@ def _plugin_config(raw_list, needed: list[str], registry: Registry, path: str,
         index, args = given.get(name, (None, {}))
         args_path = f"{path}[{index}].args" if index is not None else f"{path}[{name}].args"
         try:
-            defaulted = spec.default_args(copy.deepcopy(args))
+            defaulted = _with_gates(spec.default_args, features)(copy.deepcopy(args))
         except (TypeError, ValueError, AttributeError) as exc:
-            errors.append(invalid(args_path, args, str(exc)))
+            # A value the args' Go type cannot hold fails the decoding, as in Go.
+            errors.append(f"decoding .{path}[{index}]: decoding args for plugin {name}: {exc}"
+                          if index is not None else invalid(args_path, args, str(exc)))
             continue
-        errors.extend(spec.validate_args(defaulted, args_path))
+        errors.extend(_with_gates(spec.validate_args, features)(defaulted, args_path))
         out[name] = defaulted
     return out
+
+
+def _args_fields(registry: Registry):
+    """The args fields of a plugin by name: the in-tree kinds', then a registered
+    out-of-tree plugin's own (its ARGS_FIELDS), as its scheme registers them."""
+    def fields(name: str) -> dict | None:
+        if name in ARGS_FIELDS:
+            return ARGS_FIELDS[name]
+        return getattr(registry.spec(name), "args_fields", None) if name in registry else None
+    return fields
 
 
 def _needed_plugins(plugins: dict[str, PluginSet]) -> list[str]:
@@ -188,12 +213,15 @@ def _needed_plugins(plugins: dict[str, PluginSet]) -> list[str]:
 
 
 def parse_configuration(raw: dict | None, registry: Registry | None = None,
-                        file: str = "", features: FeatureGates = DEFAULT_GATES) -> Configuration:
+                        file: str = "", features: FeatureGates = DEFAULT_GATES,
+                        duplicates: list[str] = ()) -> Configuration:
     """A validated Configuration from a KubeSchedulerConfiguration document (None: defaults).
 
-    Errors come in ValidateKubeSchedulerConfiguration's order (parallelism, each profile,
-    the common queue sort, percentageOfNodesToScore, backoff, extenders); only a valid
-    configuration goes on to NewFramework's checks, which report the first failure.
+    The document is first decoded as kube-scheduler decodes it (scheduler_core.config_decode;
+    duplicates: the reader's messages for the keys it repeats). Errors come in
+    ValidateKubeSchedulerConfiguration's order (parallelism, each profile, the common queue
+    sort, percentageOfNodesToScore, backoff, extenders); only a valid configuration goes on
+    to NewFramework's checks, which report the first failure.
     features: the release and gates whose default profile fills in what is not configured.
     """
     registry = registry or default_registry(features=features)
@@ -203,8 +231,15 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     if errors:
         raise ConfigError(errors, file=file)
     if raw.get("apiVersion", API_VERSION) != API_VERSION:
-        errors.append(invalid("apiVersion", raw.get("apiVersion"),
-                              f"must be {API_VERSION}{_dropped_version_hint(raw)}"))
+        raise ConfigError(f'no kind "KubeSchedulerConfiguration" is registered for version '
+                          f'"{raw.get("apiVersion")}" in scheme "{SCHEME}"'
+                          f"{_dropped_version_hint(raw)}", file=file)
+    try:
+        decoding = strict_decoding_errors(raw, duplicates, args_fields=_args_fields(registry))
+    except DecodingError as exc:
+        raise ConfigError(str(exc), file=file) from exc
+    if decoding:
+        raise ConfigError(decoding, file=file)
     cfg = Configuration(
         profiles=[],
         pod_initial_backoff_seconds=raw.get("podInitialBackoffSeconds", 1),
@@ -231,7 +266,7 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
             scheduler_name=name,
             plugins=plugins,
             plugin_config=_plugin_config(rp.get("pluginConfig"), _needed_plugins(plugins),
-                                         registry, f"{path}.pluginConfig", errors),
+                                         registry, f"{path}.pluginConfig", errors, features),
             percentage_of_nodes_to_score=percentage,
         )
         if name and name in seen_names:
@@ -296,7 +331,7 @@ def _dropped_version_hint(raw: dict) -> str:
     if dropped is None:
         return ""
     release, caveat = dropped
-    return (f" (kube-scheduler dropped {raw['apiVersion']} in {release}; apiVersion "
+    return (f" (kube-scheduler dropped it in {release}; apiVersion "
             f"{API_VERSION} takes the same profiles{caveat})")
 
 

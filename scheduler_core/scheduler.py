@@ -15,6 +15,7 @@ from .columns import COLUMNS_KEY, vector_path_enabled
 from .columns.filtering import find_feasible
 from .columns.store import columns_of
 from .config import Configuration
+from .durations import go_duration
 from .errors import SchedulingError
 from .extenders.client import build_extenders
 from .extenders.dispatch import (
@@ -50,20 +51,6 @@ QUEUE_SORT_BEFORE = 10   # the contract's queueSort.before: at most this many po
 TERMINAL_PHASES = ("Succeeded", "Failed")
 # Where DefaultPreemption leaves the candidates it weighed and why its node won, for the trace.
 PREEMPTION_DETAIL_KEY = "DefaultPreemption/detail"
-
-
-def go_duration(seconds: float) -> str:
-    """time.Duration's String() for whole and fractional seconds: 10s, 1m30s, 500ms."""
-    if seconds < 1:
-        return f"{round(seconds * 1000)}ms" if seconds else "0s"
-    minutes, secs = divmod(seconds, 60)
-    hours, minutes = divmod(int(minutes), 60)
-    sec_text = f"{secs:g}s"
-    if hours:
-        return f"{hours}h{minutes}m{sec_text}"
-    if minutes:
-        return f"{minutes}m{sec_text}"
-    return sec_text
 
 
 class WaitingPod:

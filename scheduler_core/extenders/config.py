@@ -12,6 +12,7 @@ import binascii
 import re
 from dataclasses import dataclass
 
+from ..durations import parse_go_duration
 from ..errors import invalid, is_int, required
 from ..plugins import names
 from ..plugins.noderesources.resource_allocation import is_extended_resource_name
@@ -64,39 +65,6 @@ class ExtenderConfig:
     node_cache_capable: bool = False
     managed_resources: tuple[ManagedResource, ...] = ()
     ignorable: bool = False
-
-
-# --- Go durations ------------------------------------------------------------------------------
-_UNITS = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0,
-          "m": 60.0, "h": 3600.0}
-_DURATION_PART = re.compile(r"(\d+\.?\d*|\.\d+)([^\d.]*)")
-
-
-def parse_go_duration(text: str) -> float:
-    """time.ParseDuration in seconds ("1m30s", "500ms", "-2s"), with Go's error messages."""
-    original = text
-    quoted = f'"{original}"'
-    sign = 1.0
-    if text and text[0] in "+-":
-        sign = -1.0 if text[0] == "-" else 1.0
-        text = text[1:]
-    if text == "0":
-        return 0.0
-    if not text:
-        raise ValueError(f"time: invalid duration {quoted}")
-    total, pos = 0.0, 0
-    while pos < len(text):
-        match = _DURATION_PART.match(text, pos)
-        if match is None:
-            raise ValueError(f"time: invalid duration {quoted}")
-        number, unit = match.groups()
-        if not unit:
-            raise ValueError(f"time: missing unit in duration {quoted}")
-        if unit not in _UNITS:
-            raise ValueError(f'time: unknown unit "{unit}" in duration {quoted}')
-        total += float(number) * _UNITS[unit]
-        pos = match.end()
-    return sign * total
 
 
 def timeout_seconds(value) -> float | None:

@@ -2,8 +2,10 @@
 itself: scheduler_core.plugins.registry fills it with the in-tree ones and the out-of-tree ones.
 
 A plugin module exposes `new(args: dict, handle) -> plugin`, and optionally
-`default_args(args: dict) -> dict` (fills kube-scheduler's defaults into a copy) and
-`validate_args(args: dict, path: str) -> list[str]` (field errors, see scheduler_core.errors).
+`default_args(args: dict) -> dict` (fills kube-scheduler's defaults into a copy),
+`validate_args(args: dict, path: str) -> list[str]` (field errors, see scheduler_core.errors)
+and `ARGS_FIELDS` (the JSON fields of its args kind, as scheduler_core.config_decode describes
+them: with it, the args are decoded strictly, an unknown field refused as kube-scheduler does).
 Out-of-tree plugins come by dotted path ("pkg.module" or "pkg.module:factory") from settings
 or from the Python entry point group `scheduler_core.plugins`.
 """
@@ -40,12 +42,14 @@ def _load(path: str):
         if target is None:
             raise RegistryError(f"{module_name!r} has no attribute {attr!r}")
         if callable(target) and not hasattr(target, "new"):
-            return SimpleNamespace(new=target, default_args=_no_defaults, validate_args=_no_errors)
+            return SimpleNamespace(new=target, default_args=_no_defaults, validate_args=_no_errors,
+                                   args_fields=None)
         module = target
     return SimpleNamespace(
         new=module.new,
         default_args=getattr(module, "default_args", _no_defaults),
         validate_args=getattr(module, "validate_args", _no_errors),
+        args_fields=getattr(module, "ARGS_FIELDS", None),
     )
 
 

@@ -16,6 +16,7 @@ from ..validation import is_qualified_name
 NAME = "BindAudit"
 DETAIL_KEY = NAME + "/detail"
 DEFAULT_ARGS = {"topologyKey": "topology.kubernetes.io/zone", "groupLabel": "app"}
+ARGS_FIELDS = dict.fromkeys(DEFAULT_ARGS)
 UNLABELLED = "<none>"
 
 

@@ -52,6 +52,7 @@ DEFAULT_ARGS = {
     "podGroupBackoffSeconds": 0,
     "podGroupRejectPercentage": 10,
 }
+ARGS_FIELDS = dict.fromkeys(DEFAULT_ARGS)      # CoschedulingArgs: decoded strictly
 
 WAITING_REJECTED_IN_POST_FILTER = "optimistic rejection in PostFilter"
 WAITING_REJECTED_IN_UNRESERVE = "rejection in Unreserve"

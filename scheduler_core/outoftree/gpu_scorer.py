@@ -35,6 +35,7 @@ DEFAULT_ARGS = {
     "modelWeight": 1,
     "memoryWeight": 1,
 }
+ARGS_FIELDS = {**dict.fromkeys(DEFAULT_ARGS), "preferredModels": [None]}
 
 
 def gpu_memory_mib(labels: dict, memory_label: str) -> int:

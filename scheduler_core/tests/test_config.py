@@ -93,15 +93,23 @@ def test_score_weights_that_could_overflow(weights):
                  id="repeated plugin config"),
     pytest.param({"apiVersion": "kubescheduler.config.k8s.io/v1beta3",
                   "kind": "KubeSchedulerConfiguration", "profiles": [profile()]},
-                 'apiVersion: Invalid value: "kubescheduler.config.k8s.io/v1beta3": '
-                 "must be kubescheduler.config.k8s.io/v1 (kube-scheduler dropped "
-                 "kubescheduler.config.k8s.io/v1beta3 in v1.29; apiVersion "
-                 "kubescheduler.config.k8s.io/v1 takes the same profiles)",
+                 'no kind "KubeSchedulerConfiguration" is registered for version '
+                 '"kubescheduler.config.k8s.io/v1beta3" in scheme '
+                 '"pkg/scheduler/apis/config/scheme/scheme.go:30" (kube-scheduler dropped it in '
+                 "v1.29; apiVersion kubescheduler.config.k8s.io/v1 takes the same profiles)",
                  id="a v1beta3 configuration is told that v1 takes the same profiles"),
-    pytest.param({"apiVersion": "kubescheduler.config.k8s.io/v1alpha1",
+    pytest.param({"apiVersion": "kubescheduler.config.k8s.io/unknown",
                   "kind": "KubeSchedulerConfiguration", "profiles": [profile()]},
-                 'apiVersion: Invalid value: "kubescheduler.config.k8s.io/v1alpha1": '
-                 "must be kubescheduler.config.k8s.io/v1", id="another API version"),
+                 'no kind "KubeSchedulerConfiguration" is registered for version '
+                 '"kubescheduler.config.k8s.io/unknown" in scheme '
+                 '"pkg/scheduler/apis/config/scheme/scheme.go:30"',
+                 id="an unknown version is not registered (options_test)"),
+    pytest.param({"apiVersion": "componentconfig/v1alpha1",
+                  "kind": "KubeSchedulerConfiguration", "profiles": [profile()]},
+                 'no kind "KubeSchedulerConfiguration" is registered for version '
+                 '"componentconfig/v1alpha1" in scheme '
+                 '"pkg/scheduler/apis/config/scheme/scheme.go:30"',
+                 id="a componentconfig/v1alpha1 file is not registered (options_test)"),
 ])
 def test_field_errors(raw, want):
     assert errors_of(raw) == [want]

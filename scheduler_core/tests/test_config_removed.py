@@ -56,8 +56,9 @@ def test_disabling_a_removed_plugin_is_harmless():
 
 def test_a_v1beta2_configuration_is_told_about_v1_and_the_weights_v1beta3_changed():
     assert errors_of({"apiVersion": "kubescheduler.config.k8s.io/v1beta2"}) == [
-        'apiVersion: Invalid value: "kubescheduler.config.k8s.io/v1beta2": must be '
-        "kubescheduler.config.k8s.io/v1 (kube-scheduler dropped "
-        "kubescheduler.config.k8s.io/v1beta2 in v1.28; apiVersion kubescheduler.config.k8s.io/v1 "
-        "takes the same profiles; mind that v1beta3 raised the default weights of TaintToleration"
-        " to 3 and of NodeAffinity, PodTopologySpread and InterPodAffinity to 2)"]
+        'no kind "KubeSchedulerConfiguration" is registered for version '
+        '"kubescheduler.config.k8s.io/v1beta2" in scheme '
+        '"pkg/scheduler/apis/config/scheme/scheme.go:30" (kube-scheduler dropped it in v1.28; '
+        "apiVersion kubescheduler.config.k8s.io/v1 takes the same profiles; mind that v1beta3 "
+        "raised the default weights of TaintToleration to 3 and of NodeAffinity, "
+        "PodTopologySpread and InterPodAffinity to 2)"]

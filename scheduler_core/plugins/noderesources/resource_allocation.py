@@ -118,7 +118,8 @@ class ResourceAllocationScorer:
         self.vector_scorer = vector_scorer
         self.resources = resources
         self.use_requested = use_requested
-        self._lookups = [(_kind(r["name"]), r["name"]) for r in resources]
+        # A resource without a name passes Go's validation and matches nothing.
+        self._lookups = [(_kind(r.get("name", "")), r.get("name", "")) for r in resources]
 
     def pod_requests(self, pod: PodInfo) -> list[int]:
         """calculatePodResourceRequestList, in the order of the configured resources."""
