@@ -53,7 +53,8 @@ def test_it_takes_yaml_text(api, cluster):
             "scoringStrategy": {"type": "Nope"}}}]}]},
          "profiles[0].pluginConfig[0].args.scoringStrategy.type: Unsupported value: \"Nope\""),
         ({"apiVersion": "kubescheduler.config.k8s.io/v1beta3"},
-         'apiVersion: Invalid value: "kubescheduler.config.k8s.io/v1beta3"'),
+         'no kind "KubeSchedulerConfiguration" is registered for version '
+         '"kubescheduler.config.k8s.io/v1beta3"'),
         ({"kind": "Pod"}, 'kind: Invalid value: "Pod": must be KubeSchedulerConfiguration'),
     ],
     ids=["percentage out of range", "zero backoff", "duplicate scheduler name",
