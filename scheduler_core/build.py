@@ -23,7 +23,8 @@ CRONJOB_DEFAULT_UNTIL = 3600.0
 def build_scheduler(cluster: Cluster, config: dict | None = None, *, config_file: str = "",
                     seed: int = 0, observer=None, out_of_tree: dict | None = None,
                     record: bool = False, until: float | None = None,
-                    features: FeatureGates | None = None) -> Scheduler:
+                    features: FeatureGates | None = None,
+                    drop_removed_plugins: bool = False) -> Scheduler:
     """The scheduler over `cluster` with `config` (None: the cluster's own document).
 
     features: the release and gates to follow (None: those the cluster was loaded under);
@@ -31,12 +32,16 @@ def build_scheduler(cluster: Cluster, config: dict | None = None, *, config_file
     config_file names the configuration in error messages. record: keep the timeline recorder
     (steps, samples, plugin timings) even for a cluster without timelines. until: the
     virtual second the run stops at (None: when nothing can change, or an hour with a CronJob).
+    drop_removed_plugins: plugins kube-scheduler removed are left out with a warning each
+    (into the cluster's warnings), as for an old kube-scheduler-simulator export.
     """
     features = features or cluster.features
     registry = default_registry(out_of_tree, features=features)
     cfg = parse_configuration(config if config is not None else cluster.config, registry,
                               file=config_file, features=features,
-                              duplicates=cluster.config_duplicates if config is None else ())
+                              duplicates=cluster.config_duplicates if config is None else (),
+                              drop_removed=drop_removed_plugins)
+    cluster.warnings.extend(cfg.warnings)
     scheduler = Scheduler(cluster, cfg, seed=seed, observer=observer, registry=registry,
                           features=features)
     scheduler.until = until if until is not None else default_until(cluster)

@@ -82,6 +82,8 @@ class Configuration:
     pod_max_backoff_seconds: int = 10
     extenders: list[dict] = field(default_factory=list)
     raw: dict = field(default_factory=dict)
+    # What was accepted but not honoured (removed plugins left out), one line each.
+    warnings: list[str] = field(default_factory=list)
 
 
 def _plugin_set(raw: dict | None, path: str, errors: list[str]) -> PluginSet:
@@ -214,7 +216,8 @@ def _needed_plugins(plugins: dict[str, PluginSet]) -> list[str]:
 
 def parse_configuration(raw: dict | None, registry: Registry | None = None,
                         file: str = "", features: FeatureGates = DEFAULT_GATES,
-                        duplicates: list[str] = ()) -> Configuration:
+                        duplicates: list[str] = (), *,
+                        drop_removed: bool = False) -> Configuration:
     """A validated Configuration from a KubeSchedulerConfiguration document (None: defaults).
 
     The document is first decoded as kube-scheduler decodes it (scheduler_core.config_decode;
@@ -223,6 +226,8 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     sort, percentageOfNodesToScore, backoff, extenders); only a valid configuration goes on
     to NewFramework's checks, which report the first failure.
     features: the release and gates whose default profile fills in what is not configured.
+    drop_removed: plugins that kube-scheduler has removed are left out, each with a warning
+    (Configuration.warnings), instead of refused.
     """
     registry = registry or default_registry(features=features)
     raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
@@ -240,7 +245,9 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
         raise ConfigError(str(exc), file=file) from exc
     if decoding:
         raise ConfigError(decoding, file=file)
+    dropped = _drop_removed_plugins(raw, file) if drop_removed else []
     cfg = Configuration(
+        warnings=dropped,
         profiles=[],
         pod_initial_backoff_seconds=raw.get("podInitialBackoffSeconds", 1),
         pod_max_backoff_seconds=raw.get("podMaxBackoffSeconds", 10),
@@ -341,20 +348,49 @@ def _removed_message(name: str) -> str:
     return f"{text}{name} was removed in kube-scheduler {release}; {instead}"
 
 
-def _removed_plugins(raw_plugins, plugin_config, path: str) -> list[str]:
-    """The configured (not defaulted) lists, so that a path's index is the user's own."""
-    errors = []
+def _removed_refs(raw_plugins, plugin_config, path: str) -> list[tuple[str, str]]:
+    """(field path, plugin name) of each removed plugin named in the configured (not
+    defaulted) lists, so that a path's index is the user's own."""
+    found = []
     for point in ["multiPoint", *POINTS]:
         for j, ref in enumerate(((raw_plugins or {}).get(point) or {}).get("enabled") or []):
-            name = (ref or {}).get("name", "")
-            if name in REMOVED_IN:
-                errors.append(invalid(f"{path}.plugins.{point}.enabled[{j}]", name,
-                                      _removed_message(name)))
+            if _is_removed(ref):
+                found.append((f"{path}.plugins.{point}.enabled[{j}]", ref["name"]))
     for i, pc in enumerate(plugin_config or []):
-        name = (pc or {}).get("name", "")
-        if name in REMOVED_IN:
-            errors.append(invalid(f"{path}.pluginConfig[{i}]", name, _removed_message(name)))
-    return errors
+        if _is_removed(pc):
+            found.append((f"{path}.pluginConfig[{i}]", pc["name"]))
+    return found
+
+
+def _removed_plugins(raw_plugins, plugin_config, path: str) -> list[str]:
+    return [invalid(where, name, _removed_message(name))
+            for where, name in _removed_refs(raw_plugins, plugin_config, path)]
+
+
+def _drop_removed_plugins(raw: dict, file: str) -> list[str]:
+    """Leave removed plugins out of every profile's lists, one warning each."""
+    warnings = []
+    for i, profile in enumerate(raw.get("profiles") or []):
+        if not isinstance(profile, dict):
+            continue
+        for where, name in _removed_refs(profile.get("plugins"), profile.get("pluginConfig"),
+                                         f"profiles[{i}]"):
+            release, instead = REMOVED_IN[name]
+            prefix = f"{file}: " if file else ""
+            warnings.append(f"{prefix}KubeSchedulerConfiguration: {where}: {name} was removed "
+                            f"in kube-scheduler {release}, left out (--drop-removed-plugins); "
+                            f"{instead}")
+        for plugin_set in (profile.get("plugins") or {}).values():
+            if isinstance(plugin_set, dict) and isinstance(plugin_set.get("enabled"), list):
+                plugin_set["enabled"] = [p for p in plugin_set["enabled"]
+                                         if not _is_removed(p)]
+        if isinstance(profile.get("pluginConfig"), list):
+            profile["pluginConfig"] = [p for p in profile["pluginConfig"] if not _is_removed(p)]
+    return warnings
+
+
+def _is_removed(ref) -> bool:
+    return isinstance(ref, dict) and ref.get("name") in REMOVED_IN
 
 
 def _go_plugin_set(ps: PluginSet) -> str:

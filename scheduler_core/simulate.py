@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .build import build_scheduler
 from .errors import InputError
 from .features import DEFAULT_GATES, FeatureGates
+from .field_validation import WARN
 from .loader import load_files
 from .observe import MultiObserver, OutcomeObserver, TraceObserver
 from .plugins.registry import default_registry
@@ -55,13 +56,16 @@ class SimulationResult:
 def load_scheduler(paths: list[str], *, config_file: str | None = None, seed: int = 0,
                    observer=None, out_of_tree: dict | None = None, warn=None,
                    texts: dict[str, str] | None = None, until: float | None = None,
-                   features: FeatureGates = DEFAULT_GATES) -> Scheduler:
+                   features: FeatureGates = DEFAULT_GATES, field_validation: str = WARN,
+                   drop_removed_plugins: bool = False) -> Scheduler:
     """The scheduler over the files (texts: their contents, instead of reading them).
 
     warn(line) is called with every warning line of the run, as it is emitted (the loader's
-    first, then those of the configuration and the plugins); features: the release and gates."""
+    first, then those of the configuration and the plugins); features: the release and gates;
+    field_validation: the API server's (Warn, Strict, Ignore) for the objects' fields;
+    drop_removed_plugins: removed plugins left out of the configuration, a warning each."""
     cluster = load_files(list(paths) + ([config_file] if config_file else []), texts, seed,
-                         features=features)
+                         features=features, field_validation=field_validation)
     if config_file and cluster.config_file != config_file:
         raise InputError("no KubeSchedulerConfiguration document", file=config_file)
     for note in features.notes:
@@ -69,21 +73,26 @@ def load_scheduler(paths: list[str], *, config_file: str | None = None, seed: in
     if warn is not None:
         cluster.warnings.subscribe(warn)
     return build_scheduler(cluster, config_file=cluster.config_file, seed=seed,
-                           observer=observer, out_of_tree=out_of_tree, until=until)
+                           observer=observer, out_of_tree=out_of_tree, until=until,
+                           drop_removed_plugins=drop_removed_plugins)
 
 
 def simulate(paths: list[str], *, config_file: str | None = None, seed: int = 0,
              max_cycles: int | None = None, out_of_tree: dict | None = None,
              warn=None, observe: bool = True, summary: bool = False,
-             until: float | None = None,
-             features: FeatureGates = DEFAULT_GATES) -> SimulationResult:
+             until: float | None = None, features: FeatureGates = DEFAULT_GATES,
+             field_validation: str = WARN, drop_removed_plugins: bool = False
+             ) -> SimulationResult:
     """observe: keep the contract's full trace; summary: keep only each cycle's outcome;
-    until: stop at that virtual second (None: the default of build.default_until)."""
+    until: stop at that virtual second (None: the default of build.default_until);
+    field_validation and drop_removed_plugins as load_scheduler takes them."""
     trace = TraceObserver() if observe and not summary else None
     outcomes = OutcomeObserver() if summary else None
     scheduler = load_scheduler(paths, config_file=config_file, seed=seed,
                                observer=trace or outcomes, out_of_tree=out_of_tree, warn=warn,
-                               until=until, features=features)
+                               until=until, features=features,
+                               field_validation=field_validation,
+                               drop_removed_plugins=drop_removed_plugins)
     if scheduler.life is not None and scheduler.life.steps:   # only a timeline is recorded
         scheduler.set_observer(MultiObserver(
             [o for o in (trace or outcomes, scheduler.life.recorder) if o is not None]))

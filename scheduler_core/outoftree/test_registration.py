@@ -94,17 +94,20 @@ def test_setting_registers_both_shipped_plugins(out_of_tree):
     assert cfg.profiles[0].plugin_config["GPUScorer"]["memoryWeight"] == 2
 
 
-def test_cli_plugin_flag(capsys):
+@pytest.mark.parametrize("flags", [
+    pytest.param(["--plugin", "Coscheduling=scheduler_core.outoftree.coscheduling"],
+                 id="registered by the flag"),
+    pytest.param([], id="the bundled plugins are registered without a flag, as on the web"),
+])
+def test_cli_plugin_flag(capsys, flags):
     code = main(["simulate", str(ROOT / "fixtures" / "gang-lesson-fits.yaml"), "--output", "json",
-                 "--plugin", "Coscheduling=scheduler_core.outoftree.coscheduling"])
+                 *flags])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert sorted(out["bindings"].values()) == ["node-1", "node-2", "node-3", "node-4"]
 
 
 @pytest.mark.parametrize("flags,message", [
-    pytest.param([], 'QueueSortPlugin "Coscheduling" does not exist',
-                 id="without the flag the lesson's plugin is unknown"),
     pytest.param(["--plugin", "Coscheduling"], "--plugin takes NAME=MODULE[:FACTORY]",
                  id="a flag without a module"),
     pytest.param(["--plugin", "Coscheduling=no_such_module"],
