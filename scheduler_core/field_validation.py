@@ -17,14 +17,16 @@ FIELD_VALIDATION = (IGNORE, WARN, STRICT)
 
 
 def check_fields(obj: dict | None, duplicates: list[str], *, mode: str = WARN,
-                 release: str = DEFAULT_RELEASE, file: str = "", where: str = "") -> list[str]:
+                 release: str = DEFAULT_RELEASE, file: str = "", where: str = "",
+                 keep: frozenset[str] = frozenset()) -> list[str]:
     """Check obj (a decoded document) as the API server decodes it and return the warnings
     it would give; unknown fields are removed from obj. duplicates: the parser's messages for
     the keys the document repeats. Raises InputError naming file and where (the document and
-    the object) when the object is refused. obj None: a document's repeated keys alone."""
+    the object) when the object is refused. obj None: a document's repeated keys alone.
+    keep: field paths another check explains (a release's gated fields), left to it."""
     definition = obj and kind_definition(obj.get("apiVersion") or "", obj.get("kind") or "",
                                          release)
-    problems = field_problems(obj, definition, release) if definition else None
+    problems = field_problems(obj, definition, release, keep=keep) if definition else None
     if problems is not None and problems.out_of_range:
         path, message = problems.out_of_range[0]
         raise InputError(message, file=file, obj=where, field=path)

@@ -21,7 +21,7 @@ from .framework.types import PodInfo
 from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
 from .plugins.dynamicresources import versions as dra_versions
-from .release_input import dropped_dra_fields, unhonoured_fields
+from .release_input import dropped_dra_fields, gated_paths, unhonoured_fields
 from .safe_read import Duplicate, read_with_duplicates
 from .simulator_export import is_simulator_export, simulator_export_objects
 from .warninglog import WarningLog
@@ -204,8 +204,10 @@ class _Builder:
 
     def warn_fields(self, path: str, where: str, obj, duplicates) -> None:
         """The API server's field validation: warnings, or InputError in Strict mode."""
+        kind = obj.get("kind") if isinstance(obj, dict) else None
         found = check_fields(obj, duplicates, mode=self.field_validation,
-                             release=self.cluster.features.release, file=path, where=where)
+                             release=self.cluster.features.release, file=path, where=where,
+                             keep=gated_paths(kind) if isinstance(kind, str) else frozenset())
         for message in found:
             self.cluster.warnings.warn(path, where, "", message)
 

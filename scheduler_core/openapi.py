@@ -70,9 +70,10 @@ def _range_error(value: int, path: str, go_type: str, fmt: str) -> str:
 
 
 def field_problems(obj: dict, definition: str, release: str = DEFAULT_RELEASE, *,
-                   drop: bool = True) -> FieldProblems:
+                   drop: bool = True, keep: frozenset[str] = frozenset()) -> FieldProblems:
     """The unknown fields and out-of-range integers of obj against a definition; with drop,
-    each unknown field is removed from obj, as the decoder leaves it out of the object."""
+    each unknown field is removed from obj, as the decoder leaves it out of the object.
+    keep: paths left alone (neither reported nor dropped), for another check to explain."""
     defs = definitions(release)
     problems = FieldProblems()
     # (value, schema, path, the Go type holding the field) for each value still to walk.
@@ -84,7 +85,7 @@ def field_problems(obj: dict, definition: str, release: str = DEFAULT_RELEASE, *
             schema = defs.get(ref[len(_REF_PREFIX):], {})
             go_type = ref.rsplit(".", 1)[-1]
         if isinstance(value, dict):
-            pending += _children_of_object(value, schema, path, go_type, problems, drop)
+            pending += _children_of_object(value, schema, path, go_type, problems, drop, keep)
         elif isinstance(value, list) and "items" in schema:
             pending += [(v, schema["items"], f"{path}[{i}]", go_type)
                         for i, v in enumerate(value)]
@@ -98,7 +99,7 @@ def field_problems(obj: dict, definition: str, release: str = DEFAULT_RELEASE, *
 
 
 def _children_of_object(value: dict, schema: dict, path: str, go_type: str,
-                        problems: FieldProblems, drop: bool) -> list:
+                        problems: FieldProblems, drop: bool, keep: frozenset[str]) -> list:
     properties = schema.get("properties")
     if properties is not None:
         children = []
@@ -106,7 +107,7 @@ def _children_of_object(value: dict, schema: dict, path: str, go_type: str,
             child_path = f"{path}.{key}" if path else str(key)
             if key in properties:
                 children.append((value[key], properties[key], child_path, go_type))
-            else:
+            elif child_path not in keep:
                 problems.unknown.append(child_path)
                 if drop:
                     del value[key]

@@ -93,6 +93,13 @@ def gate_off_detail(what: str, gate: str, gates: FeatureGates) -> str:
             f"(v{gates.release}; --feature-gates {gate}=true turns it on)")
 
 
+def gated_paths(kind: str) -> frozenset[str]:
+    """The field paths of a kind that a check here warns of: a release whose API lacks one
+    gets this module's explanation, rather than the decoder's bare "unknown field"."""
+    return frozenset(f"{_pod_spec_path(kind)}.{c.field}" if kind in POD_KINDS else c.field
+                     for c in CHECKS if kind in c.kinds)
+
+
 def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:
     """(field, why) for every field of `obj` the run's release and gates do not honour; a
     field the API server would drop (dropDisabledPodFields) is removed from `obj`."""
