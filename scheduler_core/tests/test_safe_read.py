@@ -101,17 +101,45 @@ def test_the_command_line_exits_2_with_one_line_naming_the_file(tmp_path, text):
     assert "Traceback" not in lines[0]
 
 
-@pytest.mark.parametrize("text,depth", [
-    pytest.param("1", 0, id="a scalar"),
-    pytest.param("[[1], {\"a\": [2]}]", 3, id="arrays and objects"),
-    pytest.param('{"a": "[[[{{"}', 1, id="brackets in a string"),
-    pytest.param('{"a": "x\\"[[[", "b": [1]}', 2, id="an escaped quote keeps the string open"),
-    pytest.param('{"a": "x\\\\", "b": [[1]]}', 3, id="an escaped backslash closes it"),
-    pytest.param('["\\\\\\"]]", [[]]]', 3, id="three backslashes before a quote escape it"),
+@pytest.mark.parametrize("text,depth,keys", [
+    pytest.param("1", 0, 0, id="a scalar"),
+    pytest.param("[[1], {\"a\": [2]}]", 3, 1, id="arrays and objects"),
+    pytest.param('{"a": "[[[{{"}', 1, 1, id="brackets in a string"),
+    pytest.param('{"a": "x\\"[[[", "b": [1]}', 2, 2, id="an escaped quote keeps the string open"),
+    pytest.param('{"a": "x\\\\", "b": [[1]]}', 3, 2, id="an escaped backslash closes it"),
+    pytest.param('["\\\\\\"]]", [[]]]', 3, 0, id="three backslashes before a quote escape it"),
+    pytest.param('{"a:b": "c:d", "e": {"f": 1}}', 2, 3, id="colons in strings are no keys"),
 ])
-def test_the_depth_of_valid_json_is_measured_outside_strings(text, depth):
+def test_the_depth_and_keys_of_valid_json_are_counted_outside_strings(text, depth, keys):
     data = np.frombuffer(text.encode(), np.uint8)
-    assert safe_read._json_depth(data) == depth
+    assert safe_read._json_structure(data) == (depth, keys)
+
+
+@pytest.mark.parametrize("text, repeated", [
+    pytest.param('{"a": 1, "a": 2}', ['duplicate field "a"'], id="at the top"),
+    pytest.param('[{"kind": "Pod", "spec": {"x": [{"k": 1, "k": 2}]}}]',
+                 ['duplicate field "spec.x[0].k"'], id="deep in a document of an array"),
+    pytest.param('{"a": "k", "k": 1}', [], id="a value equal to a key is no repeat"),
+])
+def test_json_keys_repeated_are_found_behind_the_fast_reader(text, repeated):
+    docs, duplicates = safe_read.read_with_duplicates(text, source="in.json")
+    assert [d.message() for d in duplicates] == repeated
+    want = json.loads(text)
+    assert docs == (want if isinstance(want, list) else [want])
+
+
+def test_yaml_keys_repeated_are_found_with_their_lines_and_merge_keys_are_not():
+    text = "a: 1\nb: {c: 1, c: 2}\na: 3\n---\nbase: &m {q: 1}\nz:\n  <<: *m\n  q: 2\n"
+    docs, duplicates = safe_read.read_with_duplicates(text)
+    assert docs[0] == {"a": 3, "b": {"c": 2}}
+    assert [(d.document, d.message()) for d in duplicates] == [
+        (0, 'line 2: key "c" already set in map'), (0, 'line 3: key "a" already set in map')]
+
+
+def test_a_template_is_read_as_yaml_and_told_so():
+    message = refused("{{- if .Values.enabled }}\nkind: Pod\n{{- end }}\n")
+    assert message.startswith("in.yaml: cannot parse YAML: line 1, column 3: ")
+    assert message.endswith("(a template? render it first, e.g. with `helm template`)")
 
 
 @pytest.mark.parametrize("text", ["[NaN]", "[1e400]", "[123456789012345678901234567890]",
