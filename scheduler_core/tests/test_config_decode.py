@@ -216,3 +216,16 @@ def test_a_json_configuration_names_the_repeated_field():
             '"KubeSchedulerConfiguration", "leaderElection": {"leaderElect": true, '
             '"leaderElect": false}}')
     assert error_of(text) == 'strict decoding error: duplicate field "leaderElection.leaderElect"'
+
+
+def test_dynamic_resources_args_are_checked_under_the_runs_release_with_the_configuration():
+    from scheduler_core.features import feature_gates
+    raw = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+           "profiles": [{"pluginConfig": [{"name": "DynamicResources",
+                                           "args": {"bindingTimeout": "10m"}}]}]}
+    assert parse_configuration(raw, default_registry(), features=feature_gates("1.37"))
+    with pytest.raises(ConfigError) as info:
+        parse_configuration(raw, default_registry(), features=feature_gates("1.35"))
+    assert info.value.errors == [
+        "profiles[0].pluginConfig[0].args.bindingTimeout: Forbidden: DRADeviceBindingConditions "
+        "or DRAResourceClaimDeviceStatus feature gate is disabled"]
