@@ -12,6 +12,7 @@ import functools
 import hashlib
 import math
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -35,24 +36,41 @@ def _key(request) -> str:
     return CACHE_KEY.format(address=client_address(request), account=digest)
 
 
-def _recent(key: str, now: float) -> list[float]:
-    window = settings.PLAYGROUND_SIGN_IN_WINDOW_SECONDS
-    return [t for t in cache.get(key, []) if t > now - window]
+@dataclass(frozen=True)
+class SlidingWindow:
+    """Attempts counted in the cache under `key`: at most `limit` within the last `seconds`
+    (the sign-in lockout's, a workshop's joins)."""
+
+    key: str
+    limit: int
+    seconds: int
+
+    def recent(self, now: float) -> list[float]:
+        return [t for t in cache.get(self.key, []) if t > now - self.seconds]
+
+    def wait(self, now: float) -> int:
+        """Seconds until one more attempt fits, 0 when it fits now."""
+        times = self.recent(now)
+        if len(times) < self.limit:
+            return 0
+        return max(1, math.ceil(times[-self.limit] + self.seconds - now))
+
+    def record(self, now: float) -> None:
+        cache.set(self.key, [*self.recent(now), now], self.seconds)
+
+
+def _failures(request) -> SlidingWindow:
+    return SlidingWindow(_key(request), settings.PLAYGROUND_SIGN_IN_FAILURES,
+                         settings.PLAYGROUND_SIGN_IN_WINDOW_SECONDS)
 
 
 def sign_in_wait(request) -> int:
     """Seconds until this client may try this account again, 0 when it may now."""
-    now = time.time()
-    failures = _recent(_key(request), now)
-    if len(failures) < settings.PLAYGROUND_SIGN_IN_FAILURES:
-        return 0
-    oldest = failures[-settings.PLAYGROUND_SIGN_IN_FAILURES]
-    return max(1, math.ceil(oldest + settings.PLAYGROUND_SIGN_IN_WINDOW_SECONDS - now))
+    return _failures(request).wait(time.time())
 
 
 def record_sign_in_failure(request) -> None:
-    key, now = _key(request), time.time()
-    cache.set(key, [*_recent(key, now), now], settings.PLAYGROUND_SIGN_IN_WINDOW_SECONDS)
+    _failures(request).record(time.time())
 
 
 def throttle_sign_in(view):

@@ -13,42 +13,14 @@ the window.
 
 from __future__ import annotations
 
-import math
 import time
-from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 
 from playground.errors import InvalidInput
-from playground.site.throttling import client_address
+from playground.site.throttling import SlidingWindow, client_address
 
 KEY = "playground-join:{}:{}"
-
-
-@dataclass(frozen=True)
-class Window:
-    """Attempts counted under one cache key, at most `limit` in the window."""
-
-    key: str
-    limit: int
-
-    @staticmethod
-    def seconds() -> int:
-        return settings.PLAYGROUND_JOIN_WINDOW_SECONDS
-
-    def recent(self, now: float) -> list[float]:
-        return [t for t in cache.get(self.key, []) if t > now - self.seconds()]
-
-    def wait(self, now: float) -> int:
-        """Seconds until one more attempt fits, 0 when it fits now."""
-        times = self.recent(now)
-        if len(times) < self.limit:
-            return 0
-        return max(1, math.ceil(times[-self.limit] + self.seconds() - now))
-
-    def record(self, now: float) -> None:
-        cache.set(self.key, [*self.recent(now), now], self.seconds())
 
 
 class JoinThrottled(Exception):
@@ -57,13 +29,15 @@ class JoinThrottled(Exception):
         self.wait = wait
 
 
-def _windows(request, code: str) -> dict[str, Window]:
-    address = client_address(request)
+def _windows(request, code: str) -> dict[str, SlidingWindow]:
+    address, seconds = client_address(request), settings.PLAYGROUND_JOIN_WINDOW_SECONDS
     return {
-        "refused": Window(KEY.format("refused", address), settings.PLAYGROUND_JOIN_FAILURES),
-        "address": Window(KEY.format("address", address), settings.PLAYGROUND_JOIN_PER_ADDRESS),
-        "workshop": Window(KEY.format("workshop", code),
-                           settings.PLAYGROUND_JOIN_PER_WORKSHOP),
+        "refused": SlidingWindow(KEY.format("refused", address),
+                                 settings.PLAYGROUND_JOIN_FAILURES, seconds),
+        "address": SlidingWindow(KEY.format("address", address),
+                                 settings.PLAYGROUND_JOIN_PER_ADDRESS, seconds),
+        "workshop": SlidingWindow(KEY.format("workshop", code),
+                                  settings.PLAYGROUND_JOIN_PER_WORKSHOP, seconds),
     }
 
 
