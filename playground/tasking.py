@@ -1,6 +1,7 @@
 """Run Celery tasks after the current transaction commits, in either mode.
 
-``enqueue_on_commit(task, **kwargs)`` is the one way views start background work:
+``enqueue_on_commit(task, **kwargs)`` is the one way views start background work
+(``enqueue_chord_on_commit`` for a group of tasks gathered by a chord):
 
 * services mode (``REDIS_URL`` set): on commit, ``task.delay(**kwargs)`` sends it to a
   Celery worker through the Redis broker;
@@ -22,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from importlib import import_module
 
@@ -74,6 +76,49 @@ def enqueue_on_commit(task, *, using: str | None = None, **kwargs) -> None:
         transaction.on_commit(lambda: _submit(task, kwargs), using=using)
 
 
+def enqueue_chord_on_commit(header: list[tuple[object, dict]], callback: tuple[object, dict],
+                            *, using: str | None = None) -> None:
+    """Start every (task, kwargs) of ``header`` once the transaction commits, and ``callback``
+    when they have all ended (a Celery chord of immutable signatures: the callback takes ids,
+    not the header's results).
+
+    services mode: ``chord(group(...))(callback)`` through the broker, the header spread over
+    every worker; embedded mode: the header on the thread pool and the callback submitted by
+    the thread that ends the last of it; sync (tests): each inline, in order, then the
+    callback. The header tasks must not raise (a failed one would stop a Celery chord).
+    """
+    if services_mode():
+        from celery import chord
+
+        def start():
+            chord([task.si(**kw) for task, kw in header])(callback[0].si(**callback[1]))
+        transaction.on_commit(start, using=using)
+    elif settings.PLAYGROUND_TASKS_SYNC:
+        transaction.on_commit(lambda: [_run_inline(t, kw) for t, kw in [*header, callback]],
+                              using=using)
+    else:
+        transaction.on_commit(lambda: _submit_chord(header, callback), using=using)
+
+
+def _submit_chord(header: list[tuple[object, dict]], callback: tuple[object, dict]) -> None:
+    """The callback is submitted by the thread that ends the last header task, before that
+    task's future completes (so wait_for_embedded_tasks sees it)."""
+    left = [len(header)]
+    lock = threading.Lock()
+
+    def one_ended() -> None:
+        with lock:
+            left[0] -= 1
+            last = left[0] == 0
+        if last:
+            _submit(*callback)
+
+    if not header:
+        _submit(*callback)
+    for task, kwargs in header:
+        _submit(task, kwargs, then=one_ended)
+
+
 def _run_inline(task, kwargs: dict) -> None:
     task.apply(kwargs=kwargs, throw=True)
 
@@ -89,8 +134,8 @@ def _get_executor() -> ThreadPoolExecutor:
         return _executor
 
 
-def _submit(task, kwargs: dict) -> Future:
-    future = _get_executor().submit(_run_in_thread, task, kwargs)
+def _submit(task, kwargs: dict, then=None) -> Future:
+    future = _get_executor().submit(_run_in_thread, task, kwargs, then)
     with _pending_lock:
         _pending.add(future)
     future.add_done_callback(_forget)
@@ -102,7 +147,7 @@ def _forget(future: Future) -> None:
         _pending.discard(future)
 
 
-def _run_in_thread(task, kwargs: dict):
+def _run_in_thread(task, kwargs: dict, then=None):
     close_old_connections()
     try:
         result = task.apply(kwargs=kwargs)
@@ -114,17 +159,26 @@ def _run_in_thread(task, kwargs: dict):
     finally:
         # This thread's own database connections; the next task opens fresh ones.
         connections.close_all()
+        if then is not None:
+            then()
 
 
 def wait_for_embedded_tasks(timeout: float | None = None) -> bool:
-    """Block until every embedded task submitted so far has finished (tests, shutdown).
+    """Block until every embedded task submitted so far, and every task those submit (a
+    chord's callback), has finished (tests, shutdown).
 
     Returns False if some were still running when ``timeout`` ran out.
     """
-    with _pending_lock:
-        futures = list(_pending)
-    _, not_done = wait(futures, timeout=timeout)
-    return not not_done
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        with _pending_lock:
+            futures = list(_pending)
+        if not futures:
+            return True
+        left = None if deadline is None else max(deadline - time.monotonic(), 0)
+        _, not_done = wait(futures, timeout=left)
+        if not_done:
+            return False
 
 
 # --- Channel layer access from task code ----------------------------------------------

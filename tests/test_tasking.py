@@ -143,3 +143,40 @@ def test_group_send_from_a_task_thread_reaches_the_server_loop(embedded_mode, mo
 
     message = asyncio.run(scenario())
     assert message == {"type": "run.progress", "cycle": 5}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_embedded_chord_runs_its_callback_after_every_header_task(embedded_mode):
+    embedded_mode.PLAYGROUND_TASKS_SYNC = False
+    with transaction.atomic():
+        tasking.enqueue_chord_on_commit(
+            [(wait_then_record, {"value": 1}), (wait_then_record, {"value": 2})],
+            (record, {"value": "last"}))
+    assert calls == []
+    release.set()
+    assert tasking.wait_for_embedded_tasks(timeout=10)
+    assert sorted(str(v) for v, _ in calls[:2]) == ["1", "2"]
+    assert calls[2][0] == "last"
+    assert all(name.startswith("playground-task") for _, name in calls)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sync_chord_runs_its_header_in_order_then_its_callback(embedded_mode):
+    tasking.enqueue_chord_on_commit([(record, {"value": 1}), (record, {"value": 2})],
+                                    (record, {"value": "last"}))
+    assert [v for v, _ in calls] == [1, 2, "last"]
+
+
+@pytest.mark.django_db
+def test_services_mode_sends_a_celery_chord_of_immutable_signatures(
+        settings, django_capture_on_commit_callbacks):
+    settings.PLAYGROUND_TASK_MODE = "services"
+    header, callback = mock.Mock(), mock.Mock()
+    with mock.patch("celery.chord") as chord, django_capture_on_commit_callbacks(execute=True):
+        tasking.enqueue_chord_on_commit([(header, {"variant_id": 1}), (header, {"variant_id": 2})],
+                                        (callback, {"sweep_id": 9}))
+        chord.assert_not_called()
+    header.si.assert_has_calls([mock.call(variant_id=1), mock.call(variant_id=2)])
+    chord.assert_called_once_with([header.si.return_value, header.si.return_value])
+    chord.return_value.assert_called_once_with(callback.si.return_value)
+    callback.si.assert_called_once_with(sweep_id=9)

@@ -1,5 +1,6 @@
 """/api/ for the what-if answers: a run's global placement beside the scheduler's, and
-capacity plans of a cluster (queued as background tasks, polled for progress)."""
+capacity plans and sweeps of configurations over a cluster (queued as background tasks,
+polled for progress)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -12,8 +13,9 @@ from rest_framework.views import APIView
 from playground.api.base import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, errors
 from playground.errors import InvalidInput
 from playground.whatif.placement import MAX_TIME_LIMIT, global_placement
-from playground.whatif.selectors import plan_data, plans_visible_to
+from playground.whatif.selectors import plan_data, plans_visible_to, sweep_data, sweeps_visible_to
 from playground.whatif.services import plan_create
+from playground.whatif.sweeps import sweep_cancel, sweep_create
 
 
 class RunGlobalPlacementView(PlaygroundMixin, APIView):
@@ -72,3 +74,55 @@ class PlanDetailView(PlaygroundMixin, APIView):
                    responses={200: OpenApiTypes.OBJECT, **errors(*READ_ERRORS)})
     def get(self, request, pk):
         return Response(plan_data(get_object_or_404(plans_visible_to(request.user), pk=pk)))
+
+
+class ClusterSweepsView(PlaygroundMixin, APIView):
+    @extend_schema(summary="Your sweeps of the cluster, newest first (without their variants)",
+                   operation_id="clusters_sweeps_list",
+                   responses={200: {"type": "array", "items": {"type": "object"}},
+                              **errors(*READ_ERRORS)})
+    def get(self, request, cluster_id):
+        cluster = self.visible_cluster(cluster_id)
+        return Response([sweep_data(s, variants=False) for s in sweeps_visible_to(request.user)
+                         .filter(cluster=cluster)])
+
+    @extend_schema(
+        summary="Sweep a grid of configurations over the cluster",
+        description="{grid: an object (or its YAML/JSON text) with any of `weights` "
+                    "({ScorePlugin: [weights]}), `strategies` (NodeResourcesFit scoring "
+                    "strategies), `percentageOfNodesToScore`, `releases`, `disabled` (lists of "
+                    "plugins turned off), seed: the runs' seed (default 0)}. The variants are "
+                    "the cartesian product, each the cluster's configuration (its first saved "
+                    "profile) with the variant's settings, each run as one background task "
+                    "(a chord over every worker). Poll /api/sweeps/{id}/ for each variant's "
+                    "status and measures (bound, pending, cpuSpread, memorySpread, "
+                    "fragmentation, preemptions, placementScore). A grid with a bad field, a "
+                    "configuration kube-scheduler refuses, or more variants than "
+                    "PLAYGROUND_SWEEP_MAX_VARIANTS (default 500) is a 400 under `grid`; "
+                    "nothing is stored then.",
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT, **errors(*WRITE_ERRORS)})
+    def post(self, request, cluster_id):
+        cluster = self.visible_cluster(cluster_id)
+        sweep = sweep_create(cluster=cluster, owner=request.user,
+                             grid=request.data.get("grid"), seed=request.data.get("seed"))
+        return Response(sweep_data(sweep), status=status.HTTP_201_CREATED)
+
+
+class SweepDetailView(PlaygroundMixin, APIView):
+    @extend_schema(summary="A sweep: its status, and each variant's configuration, status, "
+                           "measures or error",
+                   responses={200: OpenApiTypes.OBJECT, **errors(*READ_ERRORS)})
+    def get(self, request, pk):
+        return Response(sweep_data(get_object_or_404(sweeps_visible_to(request.user), pk=pk)))
+
+
+class SweepCancelView(PlaygroundMixin, APIView):
+    @extend_schema(summary="Cancel a sweep: the variants not started are skipped",
+                   description="The variants running end as they are; 409 when the sweep "
+                               "has ended already.",
+                   request=None,
+                   responses={200: OpenApiTypes.OBJECT, **errors(*WRITE_ERRORS, 409)})
+    def post(self, request, pk):
+        sweep = sweep_cancel(get_object_or_404(sweeps_visible_to(request.user), pk=pk))
+        return Response(sweep_data(sweep))

@@ -1,4 +1,5 @@
-"""Writes: capacity plans are checked, stored, queued, advanced and finished here."""
+"""Writes: capacity plans are checked, stored, queued, advanced and finished here (sweeps:
+playground.whatif.sweeps)."""
 from __future__ import annotations
 
 from playground import tasking
@@ -50,11 +51,20 @@ def plan_create(*, cluster, owner, template, max_nodes=None) -> PlanJob:
     return job
 
 
-def _scenario(cluster) -> Scenario:
+def cluster_sources(cluster) -> list[tuple[str, list]]:
+    """The cluster's objects and timelines as the engine loads them."""
     documents = list(cluster_manifests(cluster)) + [t.document() for t in cluster.timelines.all()]
+    return [(f"cluster {cluster.pk}", documents)]
+
+
+def cluster_config(cluster) -> dict | None:
+    """The configuration the what-if answers run under: the cluster's first saved profile."""
     profile = SchedulerProfile.objects.filter(cluster=cluster).first()
-    return Scenario([(f"cluster {cluster.pk}", documents)],
-                    config=profile.config if profile else None,
+    return profile.config if profile else None
+
+
+def _scenario(cluster) -> Scenario:
+    return Scenario(cluster_sources(cluster), config=cluster_config(cluster),
                     out_of_tree=out_of_tree_plugins(), checked=True)
 
 

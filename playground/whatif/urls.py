@@ -10,4 +10,8 @@ urlpatterns = [
     path("clusters/<int:cluster_id>/plans/", api.ClusterPlansView.as_view(),
          name="api-cluster-plans"),
     path("plans/<int:pk>/", api.PlanDetailView.as_view(), name="api-plan"),
+    path("clusters/<int:cluster_id>/sweeps/", api.ClusterSweepsView.as_view(),
+         name="api-cluster-sweeps"),
+    path("sweeps/<int:pk>/", api.SweepDetailView.as_view(), name="api-sweep"),
+    path("sweeps/<int:pk>/cancel/", api.SweepCancelView.as_view(), name="api-sweep-cancel"),
 ]

@@ -27,7 +27,7 @@ PLAYGROUND_LAYERS = (
                "playground.site.views")),
     ("tasks", ("playground.*.tasks",)),
     ("services", ("playground.*.services", "playground.runs.export",
-                  "playground.workshops.practice")),
+                  "playground.workshops.practice", "playground.whatif.sweeps")),
     ("engine sessions", ("playground.runs.executor", "playground.runs.state",
                          "playground.runs.sessions", "playground.timelines.recording",
                          "playground.whatif.placement")),
