@@ -93,7 +93,7 @@ def print_warning(line: str) -> None:
     print(f"Warning: {printable(line)}", file=sys.stderr)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scheduler_core")
     sub = parser.add_subparsers(dest="command", required=True)
     _simulate_parser(sub)
@@ -101,7 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("plugins", help="list registered plugins and their extension points")
     _import_parser(sub)
     whatif.add_parsers(sub, add_release_flags)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.command == "simulate":
         return simulate_command(args)
     if args.command == "import-cluster":

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scheduler_core.cli import printable
+from scheduler_core.cli import build_parser, printable
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "tests" / "public_files" / "strict"
@@ -47,15 +47,14 @@ def test_yaml_output_holds_what_json_does():
     assert as_yaml == as_json
 
 
-@pytest.mark.parametrize("command", ["simulate", "bench"])
-def test_every_flag_has_a_help_text(command):
-    import argparse
+def subcommands() -> dict:
+    (sub,) = [a for a in build_parser()._actions if a.dest == "command"]
+    return sub.choices
 
-    from scheduler_core.cli import _bench_parser, _simulate_parser
-    sub = argparse.ArgumentParser().add_subparsers()
-    (_simulate_parser if command == "simulate" else _bench_parser)(sub)
-    parser = sub.choices[command]
-    missing = [a.dest for a in parser._actions if not a.help]
+
+@pytest.mark.parametrize("command", sorted(subcommands()))
+def test_every_flag_of_every_command_has_a_help_text(command):
+    missing = [a.dest for a in subcommands()[command]._actions if not a.help]
     assert missing == []
 
 

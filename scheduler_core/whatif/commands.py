@@ -28,12 +28,18 @@ from .template import read_template
 
 
 def _input_flags(p, release_flags) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--config", help="a KubeSchedulerConfiguration YAML")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--output", choices=("json", "table"), default="table")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="the cluster, as simulate reads it (YAML or JSON; - reads standard "
+                        "input)")
+    p.add_argument("--config", metavar="KSC.yaml",
+                   help="a KubeSchedulerConfiguration (default: kube-scheduler's profile)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the random tie-break between equally scored nodes (default 0)")
+    p.add_argument("-o", "--output", choices=("json", "table"), default="table",
+                   help="json: one object for scripts; table (default): for people")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE[:FACTORY]",
-                   help="register an out-of-tree plugin (like app.WithPlugin)")
+                   help="register an out-of-tree plugin (like app.WithPlugin); the bundled "
+                        "ones are registered already")
     release_flags(p)
 
 
@@ -43,7 +49,8 @@ def add_parsers(sub, release_flags) -> None:
     _input_flags(p, release_flags)
     p.add_argument("--node-template", required=True, metavar="NODE.yaml",
                    help="the Node to add copies of")
-    p.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
+    p.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
+                   help="add at most this many copies (default %(default)s)")
     p.add_argument("--max-copies", type=int, default=DEFAULT_MAX_COPIES,
                    help="stop counting more copies of a pod at this many (0: do not count)")
     add_optimize_parser(sub, release_flags)
@@ -54,8 +61,10 @@ def add_optimize_parser(sub, release_flags) -> None:
     _input_flags(p, release_flags)
     p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
                    help="stop the solver after S seconds with its best placement (FEASIBLE)")
-    p.add_argument("--max-solver-nodes", type=int, default=SOLVER_NODES)
-    p.add_argument("--max-solver-pods", type=int, default=DEFAULT_MAX_PODS)
+    p.add_argument("--max-solver-nodes", type=int, default=SOLVER_NODES,
+                   help="refuse a cluster of more nodes than this (default %(default)s)")
+    p.add_argument("--max-solver-pods", type=int, default=DEFAULT_MAX_PODS,
+                   help="refuse more pending pods than this (default %(default)s)")
     p.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
                    help="the solver's search workers")
 

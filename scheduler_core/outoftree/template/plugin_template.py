@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import copy
 
-from ...errors import invalid, required
-from ...framework.cycle_state import CycleState
-from ...framework.interfaces import (
+from scheduler_core.errors import invalid, required
+from scheduler_core.framework.cycle_state import CycleState
+from scheduler_core.framework.interfaces import (
     EnqueueExtensions,
     FilterPlugin,
     NodeScore,
     ScoreExtensions,
     ScorePlugin,
 )
-from ...framework.status import Status
-from ...framework.types import NodeInfo, PodInfo
-from ...plugins.helper import checked_args, default_normalize_score
+from scheduler_core.framework.status import Status
+from scheduler_core.framework.types import NodeInfo, PodInfo
+from scheduler_core.plugins.helper import checked_args, default_normalize_score
 
 NAME = "NodePool"
 DEFAULT_LABEL_KEY = "example.com/pool"

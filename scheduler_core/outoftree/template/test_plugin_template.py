@@ -7,13 +7,14 @@ from scheduler_core.framework.handle import FakeHandle
 from scheduler_core.framework.interfaces import NodeScore
 from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.framework.status import Code
-from scheduler_core.outoftree.template.plugin_template import (
+from scheduler_core.testing import make_node, make_pod, pod_info
+
+from .plugin_template import (
     REASON_NOT_IN_POOL,
     default_args,
     new,
     validate_args,
 )
-from scheduler_core.testing import make_node, make_pod, pod_info
 
 POOL = "example.com/pool"
 
