@@ -53,6 +53,18 @@ def test_the_bound_claim_of_the_sample_stays_bound_to_its_volume():
     assert cluster.objects.pvs["pv2"]["status"]["phase"] == "Available"
 
 
+@pytest.mark.parametrize("name", ["export-case1.json", "export-case2.json",
+                                  "import-case1.json"])
+def test_the_documented_samples_run_with_the_removed_plugins_left_out(name, capsys):
+    path = str(SAMPLES / name)
+    assert main(["simulate", path, "--drop-removed-plugins", "-o", "json"]) == 0
+    out, err = capsys.readouterr()
+    warnings = json.loads(out)["warnings"]
+    assert [w for w in warnings if "was removed in kube-scheduler v1.32" in w] and \
+        len([w for w in warnings if "Limits was removed" in w]) == 3
+    assert all(f"Warning: {w}" in err for w in warnings)
+
+
 def test_the_samples_configuration_names_the_removed_volume_limit_plugins(capsys):
     # Their profile lists EBSLimits, GCEPDLimits and AzureDiskLimits (removed in v1.32).
     assert main(["simulate", str(SAMPLES / "export-case1.json")]) == 2
