@@ -80,7 +80,11 @@ class ApiJsonErrorsMiddleware:
                                            f"1 MiB of envelope)"}, status=413)
         response = self.get_response(request)
         if response.status_code >= 400 and not _is_json(response):
-            return JsonResponse({"detail": _reason(response)}, status=response.status_code)
+            answer = JsonResponse({"detail": _reason(response)}, status=response.status_code)
+            for header, value in response.items():  # Retry-After, Allow, WWW-Authenticate...
+                if header.lower() not in ("content-type", "content-length"):
+                    answer[header] = value
+            return answer
         return response
 
 

@@ -113,6 +113,8 @@ def test_failed_form_sign_ins_lock_the_address_out(db, alice, settings, path):
     response = client.post(path, {"username": alice.username, "password": "wrong"})
     assert response.status_code == 429
     assert int(response["Retry-After"]) >= 1
+    if path.startswith("/api/"):  # JSON there, with the lockout's own words
+        assert response.json()["detail"].startswith("Too many failed sign-ins; try again in")
 
 
 @pytest.mark.parametrize("path", ["/login/", "/api/auth/token/"])
