@@ -79,6 +79,8 @@ from playground.runs.selectors import cycles_of, runs_visible_to
 from playground.runs.services import run_create
 from playground.runs.state import run_state
 from playground.site import throttling
+from scheduler_core.errors import unsupported
+from scheduler_core.field_validation import FIELD_VALIDATION, WARN
 
 # Request envelope (JSON quoting, multipart boundaries) allowed beyond the upload limit itself.
 CYCLE_OUTCOMES = ("Bound", "Unschedulable", "Rejected", "Error")
@@ -215,6 +217,23 @@ def _multipart(request) -> dict:
     return data
 
 
+FIELD_VALIDATION_PARAMETER = OpenApiParameter(
+    "fieldValidation", str, enum=list(FIELD_VALIDATION), default=WARN,
+    description="As the API server's: Warn (default) answers unknown and repeated fields as "
+                "warnings and stores the objects without the unknown fields; Strict refuses "
+                "the import naming them (400 on files); Ignore drops them silently.")
+
+
+def field_validation(request) -> str:
+    """The fieldValidation query parameter, refused by field when it is none of the API
+    server's values."""
+    value = request.query_params.get("fieldValidation", WARN)
+    if value not in FIELD_VALIDATION:
+        raise InvalidInput({"fieldValidation": [unsupported("fieldValidation", value,
+                                                            FIELD_VALIDATION)]})
+    return value
+
+
 IMPORT_REQUEST = {"application/json": s.ImportJSONSerializer,
                   "multipart/form-data": s.ImportMultipartSerializer}
 
@@ -228,7 +247,7 @@ class ClusterImportView(_ImportMixin, APIView):
                     "All or nothing: one bad document rejects the import with a message naming "
                     "the file, the object and the field. Unsupported kinds are skipped with a "
                     "warning.",
-        request=IMPORT_REQUEST,
+        request=IMPORT_REQUEST, parameters=[FIELD_VALIDATION_PARAMETER],
         responses={201: s.ImportResultSerializer, **errors(400, 401, 403, 413)},
     )
     def post(self, request):
@@ -237,7 +256,8 @@ class ClusterImportView(_ImportMixin, APIView):
             raise InvalidInput({"name": ["This field is required."]})
         cluster, warnings = cluster_import(
             owner=request.user, name=data["name"], files=files,
-            description=data.get("description", ""), shared=data.get("shared", False))
+            description=data.get("description", ""), shared=data.get("shared", False),
+            field_validation=field_validation(request))
         return Response({"cluster": _cluster_data(self, cluster), "warnings": warnings},
                         status=status.HTTP_201_CREATED)
 
@@ -248,14 +268,15 @@ class ClusterReimportView(_ImportMixin, APIView):
         summary="Replace a cluster's objects (and profile, if a file has one) with files",
         description="Same files as creating a cluster by import; name, description and shared "
                     "are ignored. All or nothing.",
-        request=IMPORT_REQUEST,
+        request=IMPORT_REQUEST, parameters=[FIELD_VALIDATION_PARAMETER],
         responses={200: s.ImportResultSerializer, **errors(400, 401, 403, 404, 413)},
     )
     def post(self, request, pk):
         cluster = self.writable_cluster(pk)
         _, files = self.read_upload()
         cluster, warnings = cluster_import(owner=request.user, name=cluster.name,
-                                                    files=files, cluster=cluster)
+                                           files=files, cluster=cluster,
+                                           field_validation=field_validation(request))
         return Response({"cluster": _cluster_data(self, cluster), "warnings": warnings})
 
 

@@ -38,9 +38,10 @@ from playground.models import (
 from playground.quotas import check_cluster_quota, check_storage_quota, lock_owner
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError, InputError
+from scheduler_core.field_validation import IGNORE, WARN, check_fields
 from scheduler_core.loader import CONFIG_KIND, EXTRA_KINDS, _flatten, load_documents
 from scheduler_core.object_validation import ObjectInvalid
-from scheduler_core.safe_read import read_documents
+from scheduler_core.safe_read import Duplicate, read_with_duplicates
 from scheduler_core.timeline.document import parse_timelines
 from scheduler_core.workloads.manager import WORKLOAD_KINDS
 
@@ -60,7 +61,7 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 def parse_file(name: str, text: str) -> list:
     """The documents of one file, read as the engine's loader reads them (within the safe
     reader's limits on size, depth and aliases)."""
-    return read_documents(text, source=name)
+    return read_with_duplicates(text, source=name)[0]
 
 
 def fixture_description(text: str) -> str:
@@ -124,20 +125,23 @@ def _top_level_ordered(obj: dict) -> dict:
 # --- clusters -----------------------------------------------------------------------------
 
 
-def _read_files(files: Iterable[tuple[str, str]]) -> tuple[list[tuple[str, list]], list[str]]:
+def _read_files(files: Iterable[tuple[str, str]]
+                ) -> tuple[list[tuple[str, list]], dict[str, list[Duplicate]], list[str]]:
+    """The files' documents, the keys each file repeats, and the texts."""
     files = list(files)
     if not files:
         raise InvalidInput({"files": ["at least one file is required"]})
     check_upload_size(sum(len(text.encode("utf-8")) for _, text in files))
-    sources = []
+    sources, duplicates = [], {}
     for name, text in files:
         if has_nul(text):
             raise InvalidInput({"files": [f"{name}: NUL characters are not allowed"]})
         try:
-            sources.append((name, parse_file(name, text)))
+            docs, duplicates[name] = read_with_duplicates(text, source=name)
         except InputError as exc:
             raise InvalidInput({"files": [str(exc)]}) from exc
-    return sources, [text for _, text in files]
+        sources.append((name, docs))
+    return sources, duplicates, [text for _, text in files]
 
 
 def _objects_of(sources: list[tuple[str, list]]) -> tuple[list[tuple[str, dict]], dict | None]:
@@ -150,25 +154,30 @@ def _objects_of(sources: list[tuple[str, list]]) -> tuple[list[tuple[str, dict]]
                 if kind == CONFIG_KIND:
                     config = obj
                 elif kind in MODEL_BY_KIND or kind in STORED_EXTRA_KINDS:
+                    # Stored as the API server stores it: without the fields its type lacks
+                    # (the loader has warned of them, or refused them in Strict mode).
+                    check_fields(obj, [], mode=IGNORE)
                     out.append((kind, _normalized(obj, kind)))
     return out, config
 
 
 def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], description: str = "",
-                   shared: bool = False,
-                   cluster: Cluster | None = None) -> tuple[Cluster, list[str]]:
+                   shared: bool = False, cluster: Cluster | None = None,
+                   field_validation: str = WARN) -> tuple[Cluster, list[str]]:
     """A new cluster from files of kubectl output (or, with `cluster`, that cluster's contents
-    replaced); returns it and the loader's warnings (skipped kinds).
+    replaced); returns it and the loader's warnings (skipped kinds, unknown and repeated
+    fields: refused instead with field_validation Strict, as the API server's parameter).
 
     All or nothing: the files are checked by the engine's loader first, and everything is
     written in one transaction.
     """
-    sources, texts = _read_files(files)
+    sources, duplicates, texts = _read_files(files)
     check_storage_quota(owner=owner, adding=sum(len(text) for text in texts))
     try:
         # The engine admits pods in place (priority, tolerations); what is stored is the input
         # as given, so that a PriorityClass edited later still applies to its pods.
-        loaded = load_documents(copy.deepcopy(sources))
+        loaded = load_documents(copy.deepcopy(sources), field_validation=field_validation,
+                                duplicates=duplicates)
         parse_timelines(loaded)
     except InputError as exc:
         raise InvalidInput({"files": [str(exc)]}) from exc
@@ -176,7 +185,8 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
     objects, config = _objects_of(sources)
     if config is not None:
         try:
-            parse_configuration(config, scheduler_registry(), file=loaded.config_file)
+            parse_configuration(config, scheduler_registry(), file=loaded.config_file,
+                                duplicates=loaded.config_duplicates)
         except ConfigError as exc:
             raise InvalidInput({"files": [str(exc)]}) from exc
     if not description and cluster is None:
