@@ -1,5 +1,6 @@
 // Compare: the cluster scheduled under two saved profiles (each side starts from any cluster's
-// profile, its score weights and NodeResourcesFit strategy adjustable) with the same seed, or
+// profile, or from a sweep's variant; its score weights and NodeResourcesFit strategy
+// adjustable) with the same seed, or
 // two stored runs of the cluster; which pods land differently, and each side's utilization.
 import { api, getAll } from "./api.js";
 import { argsFor, blankConfig, clone, profileAt, setScoreWeight, tidy } from "./config-model.js";
@@ -266,10 +267,41 @@ async function setupRuns() {
   });
 }
 
+/** A side set to a sweep variant's configuration and release, named by its label. */
+async function useVariant(key, variant) {
+  const check = await api.post(urls.profileCheck, { config: variant.config, release: variant.release });
+  if (!check.ok) throw new Error(`Variant ${variant.index} is invalid: ${check.errors.join("; ")}`);
+  const side = sides[key];
+  Object.assign(side, { config: variant.config, check, source: `variant ${variant.index}` });
+  drawSide(key, strategyOf(check));
+  side.name.value = `variant ${variant.index} · ${variant.label}`;
+  side.name.dataset.auto = "";
+  $(`#release-${key}`).value = variant.release;
+}
+
+/** ?sweep=<id>&a=<index>&b=<index> (the sweep page's "open in compare"): both sides set to
+ *  those variants, then compared. */
+async function openVariants(params) {
+  const sweep = await api.get(urls.sweep(params.get("sweep")));
+  const pick = (key) => sweep.variants.find((v) => String(v.index) === params.get(key));
+  const [a, b] = [pick("a"), pick("b")];
+  if (!a || !b) throw new Error(`Sweep ${sweep.id} has no variants ${params.get("a")} and ${params.get("b")}.`);
+  $("#compare-form").elements.seed.value = String(sweep.seed);
+  await useVariant("a", a);
+  await useVariant("b", b);
+  $("#compare-form").requestSubmit();
+}
+
 (async () => {
   try {
     clusters = await getAll(urls.clusters, { max: 200 });
     $("#sides").replaceChildren(sideForm("a"), sideForm("b"));
+    const params = new URLSearchParams(location.search);
+    if (params.has("sweep")) {
+      await openVariants(params);
+      await setupRuns();
+      return;
+    }
     await useSource("a", clusterId);
     // B starts as A with the other NodeResourcesFit strategy: spread against bin-pack, unless
     // the user picked B's saved profile while A was loading.

@@ -26,6 +26,7 @@ export const urls = {
   runView: (id, part) => `/api/runs/${id}/view/${part ? `?part=${part}` : ""}`,
   compare: (id) => `/api/clusters/${id}/compare/`,
   compareRuns: (a, b) => `/api/runs/compare/?a=${a}&b=${b}`,
+  sweep: (id) => `/api/sweeps/${id}/`,
   // pages
   clusterPage: (id) => `/clusters/${id}/`,
   runPage: (id) => `/runs/${id}/`,

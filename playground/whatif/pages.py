@@ -1,5 +1,6 @@
-"""The capacity-planning page of a cluster (/clusters/<id>/plan/); its data comes from
-/api/clusters/<id>/plans/ and /api/plans/<id>/."""
+"""The what-if pages of a cluster: capacity planning (/clusters/<id>/plan/, its data from
+/api/clusters/<id>/plans/ and /api/plans/<id>/) and sweeps (/clusters/<id>/sweep/, from
+/api/clusters/<id>/sweeps/ and /api/sweeps/<id>/)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
@@ -7,6 +8,7 @@ from django.urls import path
 
 from playground.clusters.selectors import clusters_visible_to
 from playground.pages import page
+from playground.whatif.sweeps import max_variants
 from scheduler_core.whatif.plan import DEFAULT_MAX_NODES
 
 TEMPLATE_EXAMPLE = """apiVersion: v1
@@ -27,4 +29,20 @@ def plan_page(request, pk: int):
         "max_nodes": DEFAULT_MAX_NODES})
 
 
-urlpatterns = [path("clusters/<int:pk>/plan/", plan_page, name="page-plan")]
+GRID_EXAMPLE = """strategies: [LeastAllocated, MostAllocated, RequestedToCapacityRatio]
+weights: {NodeResourcesFit: [1, 5]}
+percentageOfNodesToScore: [0, 50]
+releases: ["1.36", "1.37"]
+"""
+
+
+@page
+def sweep_page(request, pk: int):
+    cluster = get_object_or_404(clusters_visible_to(request.user), pk=pk)
+    return render(request, "whatif/sweep.html", {
+        "page": "sweep", "cluster": cluster, "example": GRID_EXAMPLE,
+        "max_variants": max_variants()})
+
+
+urlpatterns = [path("clusters/<int:pk>/plan/", plan_page, name="page-plan"),
+               path("clusters/<int:pk>/sweep/", sweep_page, name="page-sweep")]
