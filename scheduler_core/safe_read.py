@@ -348,6 +348,11 @@ def read_with_duplicates(text: str, *, source: str = "") -> tuple[list, list[Dup
     """read_documents, and every key a mapping of a document repeats (in line order)."""
     if is_json(text):
         return _json_documents(text, source)
+    return read_yaml_with_duplicates(text, source=source)
+
+
+def read_yaml_with_duplicates(text: str, *, source: str = "") -> tuple[list, list[Duplicate]]:
+    """The non-empty documents of a YAML stream and the keys they repeat (in line order)."""
     return _from_yaml(_yaml_documents(text, source))
 
 

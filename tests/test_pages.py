@@ -60,6 +60,21 @@ def test_yaml_round_trip_and_parse_errors(client, carol):
     assert "error" in post(client, "/api/profiles/yaml/", {"text": "- just a list"}).json()
 
 
+def test_a_key_given_twice_is_kube_schedulers_strict_error_at_its_line(client, carol):
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+            "profiles:\n- schedulerName: a\n  schedulerName: b\n")
+    assert post(client, "/api/profiles/yaml/", {"text": text}).json() == {
+        "error": 'strict decoding error: yaml: unmarshal errors: line 5: key "schedulerName" '
+                 "already set in map", "line": 5}
+
+
+def test_profile_check_names_an_unknown_field_as_kube_scheduler_does(client, carol):
+    bad = post(client, "/api/profiles/check/", {"config": {
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"plugin": {}}]}}).json()
+    assert bad["errors"] == ['strict decoding error: unknown field "profiles[0].plugin"']
+
+
 def test_profile_check_expands_the_pipeline_or_gives_kube_scheduler_messages(client, carol):
     ok = post(client, "/api/profiles/check/", {"config": None}).json()
     assert ok["ok"]

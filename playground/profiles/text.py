@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import yaml
 
+from scheduler_core.config_decode import strict_decoding_errors
 from scheduler_core.errors import InputError
-from scheduler_core.safe_read import read_yaml
+from scheduler_core.safe_read import read_yaml_with_duplicates
 
 
 class _ConfigDumper(yaml.SafeDumper):
@@ -26,9 +27,10 @@ def config_text(data) -> dict:
 
 
 def config_data(text: str) -> dict:
-    """{"data": the mapping the text holds}, or {"error": ..., "line": n or None}."""
+    """{"data": the mapping the text holds}, or {"error": ..., "line": n or None}; a key
+    given twice is kube-scheduler's strict decoding error, at the line of the second."""
     try:
-        docs = read_yaml(text, source="text")
+        docs, duplicates = read_yaml_with_duplicates(text, source="text")
     except InputError as exc:
         # The parser's own error (exc.__cause__) knows the line; a limit names none.
         mark = getattr(exc.__cause__, "problem_mark", None)
@@ -38,4 +40,8 @@ def config_data(text: str) -> dict:
     data = (docs[0] if len(docs) == 1 else docs) or {}
     if not isinstance(data, dict):
         return {"error": "a KubeSchedulerConfiguration must be a mapping", "line": 1}
+    if duplicates:
+        # Only the repeated keys: the rest of the decoding is the check's, on the data.
+        return {"error": strict_decoding_errors({}, [d.message() for d in duplicates]),
+                "line": duplicates[0].line}
     return {"data": data}

@@ -7,8 +7,26 @@ export const TABS = ["plugins", "args", "general", "yaml"];
 
 /** "profiles[0].plugins.score.enabled[1].weight: Invalid value: ..." -> its field path. */
 export function messagePath(message) {
+  const strict = strictDecodingPath(message);
+  if (strict !== null) return strict;
   const m = /^([A-Za-z0-9_.[\]*-]+?)(?:: )/.exec(message);
   return m ? m[1] : "";
+}
+
+/**
+ * The field kube-scheduler's strict decoder names first: `unknown field "profiles[0].plugin"`
+ * (a path from the top), or an entry's `decoding .profiles[0].pluginConfig[1]: ... unknown
+ * field "bogus"` (a path inside that entry's args); an apiVersion it does not serve points at
+ * apiVersion. null when the message is none of these.
+ */
+function strictDecodingPath(message) {
+  if (/is registered for version/.test(message)) return "apiVersion";
+  const first = /unknown field "([^"]+)"|decoding \.(profiles\[\d+\]\.pluginConfig\[\d+\])/.exec(message);
+  if (!first) return null;
+  if (first[1] !== undefined) return first[1];
+  const rest = message.slice(first.index + first[0].length);
+  const inner = /^[^,]*?unknown field "([^"]+)"/.exec(rest);
+  return inner ? `${first[2]}.args.${inner[1]}` : `${first[2]}.args`;
 }
 
 export function setDeep(obj, key, value) {

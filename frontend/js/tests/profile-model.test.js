@@ -14,6 +14,20 @@ test("a kube-scheduler message points at the field path before its first colon",
   assert.equal(messagePath("no field here"), "");
 });
 
+test("a strict decoding error points at the first field it names", () => {
+  assert.equal(messagePath('strict decoding error: unknown field "profiles[0].plugin", unknown field "x"'),
+    "profiles[0].plugin");
+  assert.equal(messagePath("strict decoding error: decoding .profiles[0].pluginConfig[1]: strict decoding "
+    + 'error: decoding args for plugin NodeResourcesFit: strict decoding error: unknown field '
+    + '"scoringStrategy.resources[0].Name"'), "profiles[0].pluginConfig[1].args.scoringStrategy.resources[0].Name");
+  assert.equal(messagePath("decoding .profiles[0].pluginConfig[0]: args for plugin DefaultPreemption were not "
+    + "of type DefaultPreemptionArgs.kubescheduler.config.k8s.io, got InterPodAffinityArgs.kubescheduler.config.k8s.io"),
+  "profiles[0].pluginConfig[0].args");
+  assert.equal(messagePath('no kind "KubeSchedulerConfiguration" is registered for version '
+    + '"kubescheduler.config.k8s.io/v1beta3" in scheme "pkg/scheduler/apis/config/scheme/scheme.go:30"'),
+  "apiVersion");
+});
+
 test("deep keys are set, removed with undefined, and read back", () => {
   const args = {};
   setDeep(args, "scoringStrategy.type", "MostAllocated");
