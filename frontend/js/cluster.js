@@ -199,11 +199,15 @@ $("#reimport-form").addEventListener("submit", async (event) => {
   }
   if (!confirm("Replace every object of this cluster with these files?")) return;
   try {
-    await api.post(urls.clusterReimport(id), { files });
-    setStatus(status, "Objects replaced.", "ok");
+    const result = await api.post(urls.clusterReimport(id), { files });
+    // What the API server would warn of (unknown or repeated fields, skipped kinds): said, and
+    // marked on the pasted text's lines, which stay in the editor to be corrected.
+    const warnings = result.warnings || [];
+    setStatus(status, ["Objects replaced.", ...warnings.map((w) => `Warning: ${w}`)].join("\n"), "ok");
     form.reset();
-    yamlEditor.value = "";
-    yamlEditor.setProblems([]);
+    const pasted = warnings.filter((w) => w.startsWith("pasted.yaml"));
+    if (!pasted.length) yamlEditor.value = "";
+    yamlEditor.setProblems(pasted.map((w) => ({ line: messageLine(text, w), message: w, severity: "warning" })));
     await loadCounts();
   } catch (err) {
     const messages = err.status === 400 ? err.fieldErrors().map((x) => x.message) : [err.message];

@@ -110,8 +110,11 @@ function listItem(lines, from, n) {
  * spec.containers[0].resources.requests.cpu: ...") points at in multi-document `text`.
  */
 export function messageLine(text, message) {
+  // The YAML decoder's repeated key names its line in the whole text.
+  const repeated = /: line (\d+): key .* already set in map/.exec(message);
+  if (repeated) return Number(repeated[1]);
   const doc = /document (\d+)/.exec(message);
-  const field = /field ([^\s:]+)/.exec(message);
+  const field = /unknown field "([^"]+)"/.exec(message) || /field ([^\s:]+)/.exec(message);
   const lines = text.split("\n");
   const starts = [0];
   lines.forEach((line, i) => { if (/^---/.test(line) && i > 0) starts.push(i + 1); });

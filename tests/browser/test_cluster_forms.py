@@ -100,3 +100,21 @@ def test_cluster_yaml_editor_hints_and_marks_the_loader_message(page):
     expect(marked).to_have_text("    cpu: lots")
     # Nothing stored is lost.
     expect(page.locator('dd[data-kind="nodes"]')).to_have_text("15")
+
+
+def test_reimport_warns_of_unknown_fields_and_marks_their_lines(page):
+    cluster = private_clone(page, "gpu-cluster", "cluster-warnings-browser")
+    page.goto(f"/clusters/{cluster}/")
+    expect(page.locator('dd[data-kind="nodes"]')).to_have_text("15")
+    editor = page.locator("#reimport-editor .cm-content")
+    editor.fill("apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n"
+                "    cpu: '4'\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n"
+                "  nodeSelectr: {disktype: hdd}\n  containers:\n  - name: c\n    image: nginx\n")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Replace cluster objects").click()
+    expect(page.locator("#cluster-status")).to_contain_text(
+        'Warning: pasted.yaml: document 2: Pod default/web: unknown field "spec.nodeSelectr"')
+    marked = page.locator("#reimport-editor .cm-lintRange-warning")
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_text("  nodeSelectr: {disktype: hdd}")
+    expect(page.locator('dd[data-kind="nodes"]')).to_have_text("1")

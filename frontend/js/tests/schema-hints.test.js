@@ -44,4 +44,6 @@ test("a loader message finds its document and field", () => {
   assert.equal(messageLine(text, "pasted.yaml: document 2: Pod default/p: field spec.containers[0].resources.requests.cpu: bad"), 13);
   assert.equal(messageLine(text, "pasted.yaml: document 2: Pod default/p: no such thing"), 5);
   assert.equal(messageLine(text, "pasted.yaml: not YAML"), 1);
+  assert.equal(messageLine(text, 'pasted.yaml: document 2: Pod default/p: unknown field "spec.containers[0].resources"'), 11);
+  assert.equal(messageLine(text, 'pasted.yaml: document 2: Pod default/p: line 7: key "name" already set in map'), 7);
 });
