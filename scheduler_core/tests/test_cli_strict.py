@@ -139,3 +139,27 @@ def test_scheduler_plugins_manifests_are_refused_for_their_version_then_read_as_
     done = run("simulate", "-", "--config", as_v1, "-o", "json", stdin=dump(NODE, POD))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["bindings"] == {"default/web": "n1"}
+
+
+def test_the_multiple_schedulers_example_loads_with_only_its_skipped_kinds_warned():
+    done = run("simulate", "-", PUBLIC / "my-scheduler.yaml", PUBLIC / "pod3.yaml", "-o", "json",
+               stdin=dump(NODE))
+    assert done.returncode == 0, done.stderr
+    assert [line.rsplit(": ", 1)[1] for line in done.stderr.splitlines()] == [
+        "skipping unsupported kind 'ServiceAccount'", "skipping unsupported kind "
+        "'ClusterRoleBinding'", "skipping unsupported kind 'ClusterRoleBinding'",
+        "skipping unsupported kind 'ConfigMap'"]
+    bindings = json.loads(done.stdout)["bindings"]
+    assert bindings["default/annotation-second-scheduler"] is None
+    assert [node for key, node in bindings.items() if key.startswith("kube-system/")] == ["n1"]
+
+
+def test_the_multiple_schedulers_config_is_refused_as_v1beta2_and_runs_as_v1(tmp_path):
+    config = PUBLIC / "my-scheduler-config.yaml"
+    line = refused("simulate", "-", PUBLIC / "pod3.yaml", "--config", config, stdin=dump(NODE))
+    assert 'registered for version "kubescheduler.config.k8s.io/v1beta2"' in line
+    as_v1 = tmp_path / "config.yaml"
+    as_v1.write_text(config.read_text().replace("/v1beta2", "/v1"))
+    done = run("simulate", "-", PUBLIC / "pod3.yaml", "--config", as_v1, "-o", "json",
+               stdin=dump(NODE))
+    assert json.loads(done.stdout)["bindings"] == {"default/annotation-second-scheduler": "n1"}
