@@ -68,7 +68,7 @@ import json
 from django.conf import settings
 from playground import celery_app
 conf = celery_app.conf
-print(json.dumps({
+print(json.dumps(default=repr, obj={
     "DEBUG": settings.DEBUG,
     "ENGINE": settings.DATABASES["default"]["ENGINE"],
     "NAME": str(settings.DATABASES["default"]["NAME"]),
