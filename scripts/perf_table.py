@@ -91,7 +91,11 @@ def markdown(results: list[dict], repeat: int, repeat_traced: int) -> str:
             "them); ratios are measured pods bound per CPU second over the Go floor, of the run "
             "alone and of the whole process (interpreter start, imports, load, build, run, "
             "output). Target: whole process at least 2x trace off, 1x trace on.")
-    return "\n".join([head, "", *lines])
+    done = {(r["workload"], r["nodes"], r["trace"]) for r in results}
+    missing = [f"{name} at {nodes:,} nodes, trace {trace}" for trace in ("off", "on")
+               for nodes, names in GROUPS for name in names if (name, nodes, trace) not in done]
+    tail = [f"Not measured in this run: {'; '.join(missing)}."] if missing else []
+    return "\n".join([head, "", *lines, *([""] + tail if tail else [])])
 
 
 def measure_all(args) -> list[dict]:
