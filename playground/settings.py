@@ -256,6 +256,9 @@ else:
 
 # Embedded mode: threads that run tasks in the server process.
 PLAYGROUND_TASK_THREADS = env_int("PLAYGROUND_TASK_THREADS", 3, minimum=1, maximum=32)
+# The most variants one sweep's grid may have (playground.whatif.sweeps; the engine's default).
+PLAYGROUND_SWEEP_MAX_VARIANTS = env_int("PLAYGROUND_SWEEP_MAX_VARIANTS", 500, minimum=1,
+                                        maximum=10_000)
 # Run embedded tasks inline when the transaction commits (tests switch this on).
 PLAYGROUND_TASKS_SYNC = env_bool("PLAYGROUND_TASKS_SYNC", False)
 

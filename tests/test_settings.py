@@ -82,6 +82,7 @@ def test_services_mode_turns_debug_off_by_default():
         ({"DJANGO_CSRF_TRUSTED_ORIGINS": "example.com"}, "DJANGO_CSRF_TRUSTED_ORIGINS", "https://"),
         ({"DJANGO_SECURE_HSTS_SECONDS": "-5"}, "DJANGO_SECURE_HSTS_SECONDS", ">= 0"),
         ({"PLAYGROUND_TASK_THREADS": "0"}, "PLAYGROUND_TASK_THREADS", ">= 1"),
+        ({"PLAYGROUND_SWEEP_MAX_VARIANTS": "0"}, "PLAYGROUND_SWEEP_MAX_VARIANTS", ">= 1"),
         ({"PLAYGROUND_LOG_LEVEL": "LOUD"}, "PLAYGROUND_LOG_LEVEL", "INFO"),
     ],
 )

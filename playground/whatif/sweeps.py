@@ -26,7 +26,7 @@ from playground.whatif.models import Sweep, SweepVariant
 from playground.whatif.services import cluster_config, cluster_sources
 from scheduler_core.errors import InputError
 from scheduler_core.features import DEFAULT_RELEASE
-from scheduler_core.whatif.sweep import DEFAULT_MAX_VARIANTS, Variant, expand, run_variant
+from scheduler_core.whatif.sweep import Variant, expand, run_variant
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ SEED_RANGE = 2**63
 
 
 def max_variants() -> int:
-    return getattr(settings, LIMIT_SETTING, DEFAULT_MAX_VARIANTS)
+    return settings.PLAYGROUND_SWEEP_MAX_VARIANTS
 
 
 def _grid_of(value) -> dict:
