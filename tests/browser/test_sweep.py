@@ -67,3 +67,20 @@ def test_a_grid_over_the_limit_is_refused_naming_the_limit(page):
     page.get_by_role("button", name="Start the sweep").click()
     expect(page.locator("#sweep-status")).to_contain_text(
         "grid: 606 variants is more than the limit PLAYGROUND_SWEEP_MAX_VARIANTS of 500")
+
+
+def test_a_running_sweep_is_cancelled_and_its_variants_not_started_are_skipped(page):
+    page.goto(f"/clusters/{cluster_id(page, 'locally-optimal')}/sweep/")
+    # 400 variants of a small cluster: long enough on the task threads to be cancelled midway.
+    page.fill("#sweep-grid", "percentageOfNodesToScore: [" + ", ".join(map(str, range(100)))
+              + "]\nreleases: ['1.34', '1.35', '1.36', '1.37']\n")
+    page.get_by_role("button", name="Start the sweep").click()
+    expect(page.locator("#sweep-counts")).to_contain_text("of 400 variants ended",
+                                                          timeout=30_000)
+    page.get_by_role("button", name="Cancel the sweep").click()
+    expect(page.locator("#sweep-status")).to_contain_text("cancelled.", timeout=30_000)
+    expect(page.get_by_role("button", name="Cancel the sweep")).to_be_disabled()
+    skipped = page.locator("#sweep-table tbody tr[data-status=skipped]")
+    expect(skipped.first).to_be_visible()
+    assert 0 < skipped.count() < 400
+    expect(page.locator("#sweep-table tbody tr[data-status=done]").first).to_be_visible()
