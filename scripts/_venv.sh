@@ -1,8 +1,11 @@
 # Sourced by scripts/serve and scripts/test: make .venv and install requirements into it.
 #
 # ensure_venv FILE... creates .venv with `python3 -m venv` if it is missing or broken,
-# then runs `pip install -r FILE...` unless every FILE is unchanged since the last
-# successful install (a SHA-256 stamp per file, with the Python version, in .venv/).
+# then runs `pip install -r FILE... -c requirements.lock` unless every FILE and the lock are
+# unchanged since the last successful install (a SHA-256 stamp per file, with the Python
+# version, in .venv/). The requirements files name what the project asks for; the lock pins
+# every package installed with them, transitive ones too, so every machine gets one set
+# (scripts/lock rewrites it).
 
 _requirements_digest() {
     { .venv/bin/python -c 'import sys; print(sys.version)'; cat "$1"; } | sha256sum | cut -d' ' -f1
@@ -23,8 +26,12 @@ ensure_venv() {
         python3 -m venv .venv
     fi
 
-    for file in "$@"; do
-        args+=(-r "$file")
+    for file in "$@" requirements.lock; do
+        if [ "$file" = requirements.lock ]; then
+            args+=(-c "$file")
+        else
+            args+=(-r "$file")
+        fi
         local stamp
         stamp=$(_requirements_stamp "$file")
         if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(_requirements_digest "$file")" ]; then
@@ -38,7 +45,7 @@ ensure_venv() {
 
     echo "==> Installing $* into .venv"
     "$python" -m pip install --disable-pip-version-check --quiet "${args[@]}"
-    for file in "$@"; do
+    for file in "$@" requirements.lock; do
         _requirements_digest "$file" >"$(_requirements_stamp "$file")"
     done
 }
