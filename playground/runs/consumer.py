@@ -74,6 +74,7 @@ MAX_STEP_CYCLES = 1_000_000  # as the REST step (api.serializers.RunStepSerializ
 # reads older ones over HTTP); ROW_FIELDS name cycle_rows' columns.
 REFILL_MAX = 20_000
 ROW_FIELDS = ("index", "time", "pod", "outcome", "node", "preemption")
+WATCH_SECONDS = 5.0  # a quiet stream checks the stored cycles this often
 ACCESS_WITHDRAWN = "access withdrawn: the run is no longer visible to you"
 
 
@@ -108,12 +109,14 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_snapshot()
+        self._heard = time.monotonic()
+        self._watcher = asyncio.ensure_future(self._watch())
 
     async def disconnect(self, code):
         if self.group is None:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        for task in [self._flusher, *self._controls]:
+        for task in [self._flusher, getattr(self, "_watcher", None), *self._controls]:
             if task is not None:
                 task.cancel()
 
@@ -162,8 +165,23 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         self.batcher.clear()
         await self.close(code=CLOSE_REFUSED, reason=reason)
 
+    async def _watch(self) -> None:
+        """A message the layer dropped is seen when the next one comes; the last ones of a run
+        have none after them. So a stream quiet for WATCH_SECONDS looks at the run's stored
+        cycle count and refills what it has not sent."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            if self.withdrawn or self.cycle_mark is None:
+                continue
+            if time.monotonic() - self._heard < WATCH_SECONDS:
+                continue
+            stored = await database_sync_to_async(_stored_cycles)(self.run_id)
+            if stored is not None and stored > self.cycle_mark and await self.still_allowed():
+                await self.refill(self.cycle_mark, stored)
+
     async def run_events(self, message):
         """A committed chunk of the run's task (see playground.runs.executor._commit_chunk)."""
+        self._heard = time.monotonic()
         start, end = message["from"], message["to"]
         if self.cycle_mark is None:
             return
@@ -328,6 +346,10 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
             self.detail_for = None
         await self.send_frame({"type": "error", "action": action, "code": code,
                                "message": message, **extra})
+
+
+def _stored_cycles(run_id: int) -> int | None:
+    return Run.objects.filter(pk=run_id).values_list("cycle_count", flat=True).first()
 
 
 def _access(user, run_id: int, trace_of: int | None = None) -> tuple[bool | None, dict | None]:
