@@ -450,7 +450,7 @@ def object_save(*, cluster: Cluster, model: type[KubeObject], manifest,
     except ObjectInvalid as exc:
         raise InvalidInput(_problems_by_field(exc.problems)) from exc
     except InputError as exc:
-        raise InvalidInput({_field_of(exc): [str(exc)]}) from exc
+        raise InvalidInput({_field_of(exc): [_one_object_message(exc)]}) from exc
     row = instance or model(cluster=cluster)
     row.manifest = manifest
     row.compute_derived(**({"priority_classes": {m["metadata"]["name"]: m for m in context}}
@@ -466,6 +466,12 @@ def object_save(*, cluster: Cluster, model: type[KubeObject], manifest,
         raise InvalidInput({"manifest.metadata.name": [
             f"{label} already exists in this cluster"]}) from exc
     return row
+
+
+def _one_object_message(exc: InputError) -> str:
+    """The loader's message without its "document N" (the request holds one object)."""
+    obj = re.sub(r"^document \d+: ", "", exc.obj)
+    return str(InputError(exc.message, obj=obj, field=exc.field)) if exc.message else str(exc)
 
 
 def _problems_by_field(problems: list[tuple[str, str]]) -> dict[str, list[str]]:
