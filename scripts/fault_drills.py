@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
-from workshop_load import PYTHON, Processes, connect  # noqa: E402
+from workshop_load import PYTHON, Processes, base_env, connect  # noqa: E402
 
 DB = "fault_drills"
 REDIS = "redis://127.0.0.1:6379/8"
@@ -47,11 +47,9 @@ QUOTA = 3
 
 
 def environment() -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(DJANGO_DEBUG="1", PYTHONUNBUFFERED="1", PLAYGROUND_LOG_LEVEL="WARNING",
-               DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}", REDIS_URL=REDIS,
-               PLAYGROUND_QUOTA_CONCURRENT_RUNS=str(QUOTA), PLAYGROUND_THROTTLE_RUN_START="600/min")
-    return env
+    return {**base_env(), "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB}",
+            "REDIS_URL": REDIS, "PLAYGROUND_QUOTA_CONCURRENT_RUNS": str(QUOTA),
+            "PLAYGROUND_THROTTLE_RUN_START": "600/min"}
 
 
 def psql(sql: str, database: str = DB) -> str:

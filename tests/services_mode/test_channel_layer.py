@@ -2,6 +2,7 @@
 
 import asyncio
 import uuid
+from contextlib import asynccontextmanager
 
 import pytest
 from channels.layers import get_channel_layer
@@ -16,22 +17,28 @@ def new_layer():
     return RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
 
 
+@asynccontextmanager
+async def two_layers():
+    """A sender's and a receiver's layer, as two processes have; their pools closed after."""
+    sender, receiver = new_layer(), new_layer()
+    try:
+        yield sender, receiver
+    finally:
+        await sender.close_pools()
+        await receiver.close_pools()
+
+
 def test_the_default_layer_is_redis():
     assert isinstance(get_channel_layer(), RedisChannelLayer)
 
 
 def test_a_message_sent_by_one_layer_is_received_by_another():
     async def scenario():
-        sender, receiver = new_layer(), new_layer()
-        try:
+        async with two_layers() as (sender, receiver):
             channel = await receiver.new_channel()
             nonce = uuid.uuid4().hex
             await sender.send(channel, {"type": "test.message", "nonce": nonce})
-            message = await asyncio.wait_for(receiver.receive(channel), 10)
-            return nonce, message
-        finally:
-            await sender.close_pools()
-            await receiver.close_pools()
+            return nonce, await asyncio.wait_for(receiver.receive(channel), 10)
 
     nonce, message = asyncio.run(scenario())
     assert message == {"type": "test.message", "nonce": nonce}
@@ -41,17 +48,13 @@ def test_a_group_message_reaches_a_member_on_another_layer():
     group = f"test-{uuid.uuid4().hex}"
 
     async def scenario():
-        sender, receiver = new_layer(), new_layer()
-        try:
+        async with two_layers() as (sender, receiver):
             channel = await receiver.new_channel()
             await receiver.group_add(group, channel)
             await sender.group_send(group, {"type": "run.progress", "cycle": 3})
             message = await asyncio.wait_for(receiver.receive(channel), 10)
             await receiver.group_discard(group, channel)
             return message
-        finally:
-            await sender.close_pools()
-            await receiver.close_pools()
 
     assert asyncio.run(scenario()) == {"type": "run.progress", "cycle": 3}
 
@@ -71,8 +74,7 @@ def test_the_layer_works_at_once_after_redis_drops_its_connections():
     group = f"test-{uuid.uuid4().hex}"
 
     async def scenario():
-        sender, receiver = new_layer(), new_layer()
-        try:
+        async with two_layers() as (sender, receiver):
             channel = await receiver.new_channel()
             await receiver.group_add(group, channel)
             await sender.group_send(group, {"type": "before"})
@@ -83,8 +85,5 @@ def test_the_layer_works_at_once_after_redis_drops_its_connections():
             await receiver.group_add(group, other)
             await sender.group_send(group, {"type": "after"})
             return await asyncio.wait_for(receiver.receive(other), 10)
-        finally:
-            await sender.close_pools()
-            await receiver.close_pools()
 
     assert asyncio.run(scenario()) == {"type": "after"}
