@@ -20,6 +20,7 @@ from playground.models import (
     Run,
     SchedulerProfile,
     StorageClass,
+    Timeline,
 )
 
 
@@ -75,11 +76,26 @@ class RunAdmin(admin.ModelAdmin):
     readonly_fields = ["documents", "config"]
 
 
+@admin.register(Timeline)
+class TimelineAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "cluster", "updated"]
+    search_fields = ["name"]
+    raw_id_fields = ["cluster"]
+
+
 @admin.register(CycleRecord)
 class CycleRecordAdmin(admin.ModelAdmin):
+    """Read-only: a cycle is what the engine decided; editing one would make the run lie."""
+
     list_display = ["id", "run", "index", "pod", "outcome", "node"]
     list_filter = ["outcome"]
     search_fields = ["pod"]
     raw_id_fields = ["run"]
     exclude = ["legacy_trace", "packed"]  # either form of the trace, read as `trace`
     readonly_fields = ["trace"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

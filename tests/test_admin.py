@@ -50,3 +50,28 @@ def test_installed_apps_start_with_daphne_and_include_the_stack():
         "playground",
     ):
         assert app in apps
+
+
+@pytest.mark.parametrize("path", [
+    "/admin/playground/timeline/", "/admin/workshops/workshop/", "/admin/workshops/attendee/",
+    "/admin/workshops/question/", "/admin/workshops/prediction/",
+    "/admin/workshops/practiceprediction/", "/admin/playground/cyclerecord/"])
+def test_the_admin_lists_timelines_workshops_and_cycles(admin_client, path):
+    assert admin_client.get(path).status_code == 200
+
+
+def test_cycle_records_are_read_only_in_the_admin(admin_client):
+    from tests.helpers import finish_run, make_user, new_run
+
+    run = new_run(make_user("alice"))
+    finish_run(run)
+    record = run.cycles.order_by("index").first()
+    page = admin_client.get(f"/admin/playground/cyclerecord/{record.pk}/change/")
+    assert page.status_code == 200
+    assert b'name="_save"' not in page.content  # viewed, not edited
+    assert admin_client.get("/admin/playground/cyclerecord/add/").status_code == 403
+    answer = admin_client.post(f"/admin/playground/cyclerecord/{record.pk}/change/",
+                               {"pod": "changed", "outcome": "Bound", "index": 0})
+    assert answer.status_code == 403
+    record.refresh_from_db()
+    assert record.pod != "changed"

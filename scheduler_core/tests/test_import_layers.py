@@ -20,6 +20,7 @@ PLAYGROUND_LAYERS = (
     ("wiring", ("playground.urls", "playground.*.urls", "playground.*.api_urls",
                 "playground.workshops.practice_urls",
                 "playground.routing", "playground.asgi", "playground.wsgi", "playground.admin",
+                "playground.*.admin",
                 "playground.apps", "playground.*.apps", "playground.management*")),
     ("faces", ("playground.api.*", "playground.*.api", "playground.pages", "playground.*.pages",
                "playground.*.consumer", "playground.*.consumers", "playground.workshops.relay",
