@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -181,7 +182,11 @@ def _disturbed_run(ctx, name: str, at: int, fault) -> dict:
     assert api(ctx.bases[0], token, "POST", f"/api/runs/{run.pk}/start/") == 202
     wait_cycles(run.pk, at - 1)
     result = fault()
-    at_fault = run_row(run.pk).cycle_count
+    at_fault = run_row(run.pk)
+    if at_fault.status != "running":
+        return {"result": f"{result}; the run had ended before the fault: drill void",
+                "ok": False}
+    at_fault = at_fault.cycle_count
     recovery = wait_cycles(run.pk, at_fault)
     end = wait_end(run.pk)
     lost = stored_gaps(run.pk, end.cycle_count)
@@ -201,12 +206,14 @@ def drill_database(ctx) -> dict:
 
 def drill_worker(ctx) -> dict:
     def fault() -> str:
-        spare = ctx.procs.start("worker-2", ctx.worker_command("2"))
-        time.sleep(3)  # the spare is up before the first one dies
-        ctx.worker.send_signal(signal.SIGKILL)
-        ctx.worker.wait()
-        ctx.worker = spare
-        return "worker killed (SIGKILL), a second one running"
+        from playground import celery_app
+
+        inspect = celery_app.control.inspect(timeout=2, limit=len(ctx.workers))
+        busy = [name for name, tasks in (inspect.active() or {}).items() if tasks]
+        if len(busy) != 1 or busy[0] not in ctx.workers:
+            return f"no single busy worker to kill ({busy})"
+        ctx.workers.pop(busy[0]).send_signal(signal.SIGKILL)
+        return "the run's worker killed (SIGKILL), the other one running"
     return _disturbed_run(ctx, "worker", 100, fault)
 
 
@@ -305,17 +312,22 @@ class Context:
         undisturbed = json.loads(out.stdout)
         self.expected = undisturbed["bindings"]
         self.expected_cycles = len(undisturbed["cycles"])
-        self.worker = procs.start("worker-1", self.worker_command("1"))
+        # Two workers from the start: the worker drill kills the busy one, the other goes on.
+        self.workers = {self.worker_name(n): procs.start(f"worker-{n}", self.worker_command(n))
+                        for n in ("1", "2")}
         self.bases = [procs.server("asgi-1"), procs.server("asgi-2")]
         from django.conf import settings
 
         self.cookie_name = settings.SESSION_COOKIE_NAME
 
     @staticmethod
-    def worker_command(n: str) -> list[str]:
+    def worker_name(n: str) -> str:
+        return f"drills-{n}-{os.getpid()}@{socket.gethostname()}"
+
+    def worker_command(self, n: str) -> list[str]:
         return [PYTHON, "-m", "celery", "-A", "playground", "worker", "--pool=solo",
                 "--loglevel=WARNING", "--without-gossip", "--without-mingle",
-                "-n", f"drills-{n}-{os.getpid()}@%h"]
+                "-n", self.worker_name(n)]
 
 
 def cell(value, fmt: str = "{}") -> str:

@@ -298,6 +298,7 @@ async function openVariants(params) {
     $("#sides").replaceChildren(sideForm("a"), sideForm("b"));
     const params = new URLSearchParams(location.search);
     if (params.has("sweep")) {
+      $("#compare-form button[type=submit]").disabled = false;
       await openVariants(params);
       await setupRuns();
       return;
@@ -307,6 +308,8 @@ async function openVariants(params) {
     // the user picked B's saved profile while A was loading.
     const other = strategyOf(sides.a.check) === "MostAllocated" ? "LeastAllocated" : "MostAllocated";
     if (!sides.b.chosen) await useSource("b", clusterId, other);
+    // Both sides have their weights now: comparing before would read half-drawn sides.
+    $("#compare-form button[type=submit]").disabled = false;
     await setupRuns();
   } catch (err) {
     setStatus($("#compare-status"), err.message, "error");
