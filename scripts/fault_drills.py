@@ -208,9 +208,10 @@ def drill_worker(ctx) -> dict:
     def fault() -> str:
         from playground import celery_app
 
-        inspect = celery_app.control.inspect(timeout=2, limit=len(ctx.workers))
-        busy = [name for name, tasks in (inspect.active() or {}).items() if tasks]
-        if len(busy) != 1 or busy[0] not in ctx.workers:
+        # A solo-pool worker answers nothing while it runs a task: the busy one is silent.
+        answered = celery_app.control.inspect(timeout=0.5).ping() or {}
+        busy = [name for name in ctx.workers if name not in answered]
+        if len(busy) != 1:
             return f"no single busy worker to kill ({busy})"
         ctx.workers.pop(busy[0]).send_signal(signal.SIGKILL)
         return "the run's worker killed (SIGKILL), the other one running"
@@ -256,6 +257,11 @@ async def _follow(ctx, run_id: int, token: str, cookie: str, count: int) -> list
             frame = json.loads(text)
             seqs.append(frame.get("seq"))
             got.update(c["index"] for c in frame.get("cycles") or [])
+            if frame.get("type") == "snapshot" and frame["run"]["status"] not in ("running",
+                                                                                 "created"):
+                await ws.close()  # a refill ends with a snapshot of the finished run
+                return {"got": got, "refills": refills,
+                        "seq_ok": seqs == list(range(1, len(seqs) + 1))}
             for event in frame.get("events") or []:
                 if event.get("kind") == "cycle":
                     got.add(event["index"])
