@@ -1,10 +1,11 @@
 """The run's lock: a lease in the run row, so that one task at a time works on a run.
 
 The lease is `lock_token` and `lock_expires`, taken under `SELECT ... FOR UPDATE NOWAIT` on
-PostgreSQL (SQLite serializes writers by itself) and renewed after every chunk. A request that
-finds a live lease gets RunBusy ("run is busy", HTTP 409). A lease that nobody renewed in
-PLAYGROUND_RUN_LEASE_SECONDS belongs to a dead worker: the next request, or the recovery
-task run when a worker starts, takes it over.
+PostgreSQL (SQLite serializes writers by itself) and renewed after every chunk and, in
+services mode, by a heartbeat while the task works (`heartbeat`). A request that finds a live
+lease gets RunBusy ("run is busy", HTTP 409). A lease that nobody renewed in
+PLAYGROUND_RUN_LEASE_SECONDS belongs to a dead worker: the next request, or the recovery every
+worker runs every third of a lease (playground.runs.tasks), takes it over.
 
 A request takes a ticket (`grant`); the task it enqueues claims the lease with that ticket
 (`claim`) and holds it as "<ticket>:<execution>", which tells a redelivered message from the
