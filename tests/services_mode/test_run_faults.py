@@ -4,6 +4,7 @@ connection of a working run dropped, a worker killed while another one lives."""
 from __future__ import annotations
 
 import signal
+import socket
 import threading
 import time
 
@@ -16,7 +17,7 @@ from playground.models import CycleRecord, Run
 from playground.runs.export import run_bindings
 from playground.runs.services import run_create
 from scheduler_core.simulate import simulate
-from tests.helpers import FIXTURES, import_cluster, make_user
+from tests.helpers import FIXTURES, big_cluster_yaml, import_cluster, make_user
 from tests.services_mode.test_runs_services import RUN_TIMEOUT, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -103,19 +104,38 @@ def test_a_run_whose_database_connection_is_terminated_goes_on_and_ends_the_same
     assert api.post(f"/api/runs/{run.pk}/reset/").status_code == 202
 
 
-def test_a_killed_worker_is_replaced_by_a_live_one_within_a_lease_and_a_third(workers):
-    expected = undisturbed()
+def busy_worker(workers):
+    """The worker process running a task: a solo-pool worker answers no ping meanwhile."""
+    from playground import celery_app
+
+    answered = celery_app.control.inspect(timeout=0.5).ping() or {}
+    silent = [process for process, log in workers.processes
+              if f"{log.stem}@{socket.gethostname()}" not in answered]
+    assert len(silent) == 1, f"expected one busy worker, {len(silent)} did not answer"
+    return silent[0]
+
+
+def test_a_killed_worker_is_replaced_by_a_live_one_within_a_lease_and_a_third(workers,
+                                                                            tmp_path):
+    # A run long enough to be killed halfway (a 500-node fixture ends in a couple of seconds).
+    path = tmp_path / "long.yaml"
+    path.write_text(big_cluster_yaml(200, 3000))
+    expected = simulate([str(path)], seed=SEED, observe=False,
+                        out_of_tree=out_of_tree_plugins()).scheduler
     alice = make_user("alice")
-    run = run_create(cluster=import_cluster(alice, FIXTURE), seed=SEED, owner=alice)
-    first = workers.start()
+    cluster = import_cluster(alice, "long.yaml", text=path.read_text())
+    run = run_create(cluster=cluster, seed=SEED, owner=alice)
+    workers.start()
+    workers.start()  # both up before the run: no worker is started after the kill
     api = APIClient()
     api.force_login(alice)
     assert api.post(f"/api/runs/{run.pk}/start/").status_code == 202
     wait_for(lambda: cycles_of(run) >= 100, RUN_TIMEOUT, "100 cycles", workers.logs)
-    workers.start()  # idle until the first one dies: no worker is started after the kill
-    first.send_signal(signal.SIGKILL)
-    first.wait(timeout=30)
+    victim = busy_worker(workers)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait(timeout=30)
     killed_at, killed = cycles_of(run), time.monotonic()
+    assert Run.objects.get(pk=run.pk).status == Run.RUNNING, "the run ended before the kill"
     wait_for(lambda: cycles_of(run) > killed_at, RUN_TIMEOUT, "the run to go on", workers.logs)
     resumed_after = time.monotonic() - killed
     # The lease of these workers is 3 s and recovery looks every second: replay included,
