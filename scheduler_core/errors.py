@@ -1,10 +1,9 @@
-"""The engine's errors: bad input and configuration, worded as apimachinery's field errors
-are, and a scheduling cycle that failed."""
+"""The engine's errors for bad input and configuration, worded as apimachinery's field errors
+are. (A scheduling cycle that failed is framework.status.SchedulingError: it carries a Status,
+and this basic layer imports nothing of the engine.)"""
 from __future__ import annotations
 
 import json
-
-from .framework.status import Status
 
 
 class InputError(Exception):
@@ -16,14 +15,6 @@ class InputError(Exception):
         if field:
             where = f"{where}: field {field}" if where else f"field {field}"
         super().__init__(f"{where}: {message}" if where else message)
-
-
-class SchedulingError(Exception):
-    """A scheduling cycle failed with `status` (schedule_one.go's err from schedulePod)."""
-
-    def __init__(self, status: Status):
-        self.status = status
-        super().__init__(status.message())
 
 
 class ConfigError(InputError):

@@ -16,7 +16,6 @@ from .columns.filtering import find_feasible
 from .columns.store import columns_of
 from .config import Configuration
 from .durations import go_duration
-from .errors import SchedulingError
 from .extenders.client import build_extenders
 from .extenders.dispatch import (
     bind_with_extender,
@@ -28,7 +27,7 @@ from .framework.cycle_state import CycleState
 from .framework.diagnosis import Diagnosis, FitError
 from .framework.registry import Registry
 from .framework.runtime import Framework
-from .framework.status import Code, Status
+from .framework.status import Code, SchedulingError, Status
 from .loader import Cluster
 from .plugins.dynamicresources.objects import release_claims
 from .plugins.registry import default_registry

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import SchedulingError
 from ..framework.runtime import nominated_to_add
-from ..framework.status import Code, Status
+from ..framework.status import Code, SchedulingError, Status
 from ..framework.vector_scores import remember_rows
 from .verdict import Verdict
 

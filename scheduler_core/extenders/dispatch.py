@@ -6,8 +6,7 @@ leaves in the cycle's trace.
 """
 from __future__ import annotations
 
-from ..errors import SchedulingError
-from ..framework.status import Code, Status
+from ..framework.status import Code, SchedulingError, Status
 from .client import SCORE_SCALE, args_summary
 from .decoding import ExtenderError
 

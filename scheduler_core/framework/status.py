@@ -92,3 +92,11 @@ class Status:
 def ok(status: "Status | None") -> bool:
     """A nil status is a success, as in Go."""
     return status is None or status.code == Code.SUCCESS
+
+
+class SchedulingError(Exception):
+    """A scheduling cycle failed with `status` (schedule_one.go's err from schedulePod)."""
+
+    def __init__(self, status: Status):
+        self.status = status
+        super().__init__(status.message())
