@@ -137,6 +137,7 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         async with self._send_lock:
             self.batcher.clear()
             self.cycle_mark = snap["run"]["cycle_count"]
+            self.run_status = snap["run"].get("status")
             for frame in snapshot_frames(snap, self.frame_limit):
                 await self.send_frame(frame)
 
@@ -171,7 +172,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         cycle count and refills what it has not sent."""
         while True:
             await asyncio.sleep(WATCH_SECONDS)
-            if self.withdrawn or self.cycle_mark is None:
+            # Only a run last seen running can have messages still to come.
+            if self.withdrawn or self.cycle_mark is None or self.run_status != Run.RUNNING:
                 continue
             if time.monotonic() - self._heard < WATCH_SECONDS:
                 continue
@@ -182,6 +184,9 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     async def run_events(self, message):
         """A committed chunk of the run's task (see playground.runs.executor._commit_chunk)."""
         self._heard = time.monotonic()
+        for event in message["events"]:
+            if event.get("kind") == "progress" and event.get("status"):
+                self.run_status = event["status"]
         start, end = message["from"], message["to"]
         if self.cycle_mark is None:
             return

@@ -33,7 +33,8 @@ def test_200_followers_past_the_layers_capacity_lose_no_cycle(alice, settings):
     run = new_run(alice)
     cycles = finish_run(run)
     total = len(cycles)
-    Run.objects.filter(pk=run.pk).update(cycle_count=0)  # the followers start at cycle 0
+    # The followers join the run at cycle 0, while it runs.
+    Run.objects.filter(pk=run.pk).update(cycle_count=0, status=Run.RUNNING)
     cookie = session_cookie(alice)
     bounds = [round(i * total / CHUNKS) for i in range(CHUNKS + 1)]
 
