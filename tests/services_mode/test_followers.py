@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from playground.asgi import application
 from playground.models import Run
@@ -33,8 +35,11 @@ def test_200_followers_past_the_layers_capacity_lose_no_cycle(alice, settings):
     run = new_run(alice)
     cycles = finish_run(run)
     total = len(cycles)
-    # The followers join the run at cycle 0, while it runs.
-    Run.objects.filter(pk=run.pk).update(cycle_count=0, status=Run.RUNNING)
+    # The followers join the run at cycle 0, while it runs: under a live lease, as a worker
+    # holds it, so that no worker's recovery round (run_recover) takes it over meanwhile.
+    Run.objects.filter(pk=run.pk).update(
+        cycle_count=0, status=Run.RUNNING, lock_token="followers-test",
+        lock_expires=timezone.now() + timedelta(minutes=30))
     cookie = session_cookie(alice)
     bounds = [round(i * total / CHUNKS) for i in range(CHUNKS + 1)]
 
