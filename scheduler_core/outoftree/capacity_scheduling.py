@@ -9,11 +9,15 @@ quotas leave unused. PreFilter rejects a pod when
 - all quotas' used resources plus the pod (and the nominated pods that count) would exceed the
   sum of all mins: nobody may borrow beyond what is guaranteed in total.
 
-A quota's used resources are the requests of its namespace's pods on nodes in this cycle's
-snapshot (bound and assumed ones), which is what the Go plugin's Reserve and its pod informer
-keep count of. Pods of namespaces without a quota are not limited. PostFilter preempts with
-the quotas in mind (capacity_preemption.py); like the Go plugin, it is meant to replace
-DefaultPreemption at PostFilter.
+The plugin keeps each quota's used resources and the pods counted in them, as the Go plugin
+does: Reserve counts the pod being scheduled (addPodIfNotPresent) and Unreserve takes it out
+again (deletePodIfPresent). What the Go plugin's informers bring (quotas added, updated or
+deleted; pods assigned, deleted or finished) is read at each PreFilter from the cluster's
+ElasticQuotas and this cycle's snapshot, whose pods are the bound and assumed ones: a pod
+counted once is not counted twice, and a counted pod the snapshot no longer holds is taken out.
+Pods of namespaces without a quota are not limited. PostFilter preempts with the quotas in mind
+(capacity_preemption.py); like the Go plugin, it is meant to replace DefaultPreemption at
+PostFilter.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from ..framework.interfaces import (
     PostFilterPlugin,
     PreFilterExtensions,
     PreFilterPlugin,
+    ReservePlugin,
 )
 from ..framework.status import Status
 from ..framework.types import Resource
@@ -52,8 +57,23 @@ def exceeds(x1: Resource, x2: Resource, y: Resource, bound: int) -> bool:
 
 
 class ElasticQuotaInfo:
-    def __init__(self, namespace: str, min_: Resource, max_: Resource, used: Resource):
+    """One namespace's quota; `pods` maps the key (uid) of each pod counted in `used` to its
+    requests, so a pod is counted once and taken out with what it added."""
+
+    def __init__(self, namespace: str, min_: Resource, max_: Resource, used: Resource,
+                 pods: dict[str, Resource] | None = None):
         self.namespace, self.min, self.max, self.used = namespace, min_, max_, used
+        self.pods = dict(pods or {})
+
+    def add_pod_if_not_present(self, pod) -> None:
+        if pod.uid not in self.pods:
+            self.pods[pod.uid] = pod.requests
+            self.used.add(pod.requests)
+
+    def delete_pod_if_present(self, uid: str) -> None:
+        requests = self.pods.pop(uid, None)
+        if requests is not None:
+            self.used.add(requests, -1)
 
     def used_over_max_with(self, request: Resource) -> bool:
         return exceeds(request, self.used, self.max, UPPER_BOUND_OF_MAX)
@@ -65,7 +85,8 @@ class ElasticQuotaInfo:
         return exceeds(self.used, Resource(), self.min, LOWER_BOUND_OF_MIN)
 
     def clone(self) -> ElasticQuotaInfo:
-        return ElasticQuotaInfo(self.namespace, self.min, self.max, self.used.clone())
+        return ElasticQuotaInfo(self.namespace, self.min, self.max, self.used.clone(),
+                                self.pods)
 
 
 class ElasticQuotaInfos(dict):
@@ -82,23 +103,38 @@ class ElasticQuotaInfos(dict):
         return exceeds(used, Resource(), min_, LOWER_BOUND_OF_MIN)
 
 
-def quota_infos(quotas: list[dict], node_infos) -> ElasticQuotaInfos:
-    """The quotas with each namespace's used resources: the pods on nodes."""
-    infos = ElasticQuotaInfos()
+def sync_quotas(infos: ElasticQuotaInfos, quotas: list[dict]) -> None:
+    """The ElasticQuota informer's handlers: a new quota starts empty, an updated one keeps its
+    pods and used resources (updateElasticQuota), a deleted one is dropped."""
+    limits = {}
     for eq in quotas:
         spec = eq.get("spec") or {}
         meta = eq.get("metadata") or {}
-        ns = meta.get("namespace") or "default"
-        infos[ns] = ElasticQuotaInfo(
-            ns, _limit(spec, "min", LOWER_BOUND_OF_MIN, meta), _limit(spec, "max",
-                                                                      UPPER_BOUND_OF_MAX, meta),
-            Resource())
+        limits[meta.get("namespace") or "default"] = (
+            _limit(spec, "min", LOWER_BOUND_OF_MIN, meta),
+            _limit(spec, "max", UPPER_BOUND_OF_MAX, meta))
+    for ns in set(infos) - set(limits):
+        del infos[ns]
+    for ns, (min_, max_) in limits.items():
+        old = infos.get(ns)
+        infos[ns] = ElasticQuotaInfo(ns, min_, max_, old.used if old else Resource(),
+                                     old.pods if old else None)
+
+
+def sync_pods(infos: ElasticQuotaInfos, node_infos) -> None:
+    """The pod informer's handlers for assigned pods (addPod, deletePod): every pod on a node
+    counts in its namespace's quota once; a counted pod no longer on any node (deleted, or
+    finished: the cache holds running pods only) is taken out."""
+    on_nodes: dict[str, set[str]] = {}
     for ni in node_infos:
         for pi in ni.pods:
             info = infos.get(pi.namespace)
             if info is not None:
-                info.used.add(pi.requests)
-    return infos
+                info.add_pod_if_not_present(pi)
+                on_nodes.setdefault(pi.namespace, set()).add(pi.uid)
+    for ns, info in infos.items():
+        for uid in set(info.pods) - on_nodes.get(ns, set()):
+            info.delete_pod_if_present(uid)
 
 
 def _limit(spec: dict, field: str, bound: int, meta: dict) -> Resource:
@@ -124,19 +160,21 @@ class PodRequests:
         return self
 
 
-class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, PostFilterPlugin,
+class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, PostFilterPlugin, ReservePlugin,
                          EnqueueExtensions):
     NAME = NAME
 
     def __init__(self, handle):
         self.handle = handle
+        self.elastic_quota_infos = ElasticQuotaInfos()   # the live bookkeeping, across cycles
 
     def pre_filter(self, state, pod, nodes):
         try:
-            infos = quota_infos(self.handle.objects.extra.get(KIND) or [],
-                                self.handle.snapshot.list())
+            sync_quotas(self.elastic_quota_infos, self.handle.objects.extra.get(KIND) or [])
         except ValueError as exc:
             return None, Status.as_error(str(exc))
+        sync_pods(self.elastic_quota_infos, self.handle.snapshot.list())
+        infos = self.elastic_quota_infos.clone()   # snapshotElasticQuota
         state.write(SNAPSHOT_KEY, infos)
         eq = infos.get(pod.namespace)
         if eq is None:
@@ -189,6 +227,17 @@ class CapacityScheduling(PreFilterPlugin, PreFilterExtensions, PostFilterPlugin,
         preemptor = QuotaPreemptor(self.handle, state, lambda s: s.read(SNAPSHOT_KEY),
                                    lambda s: s.read(PRE_FILTER_STATE_KEY))
         return Evaluator(NAME, self.handle, preemptor).preempt(state, pod, node_to_status)
+
+    def reserve(self, state, pod, node_name):
+        info = self.elastic_quota_infos.get(pod.namespace)
+        if info is not None:
+            info.add_pod_if_not_present(pod)
+        return None
+
+    def unreserve(self, state, pod, node_name):
+        info = self.elastic_quota_infos.get(pod.namespace)
+        if info is not None:
+            info.delete_pod_if_present(pod.uid)
 
     def events_to_register(self) -> set[str]:
         # A deleted pod frees quota; a quota added, changed or removed changes the limits.

@@ -1,20 +1,26 @@
-"""CapacityScheduling, ported from scheduler-plugins' capacity_scheduling_test.go (TestPreFilter)
-and elasticquota_test.go, run through the scheduler: a quota's used resources come from the
-pods bound in its namespace, as the Go plugin's pod informer counts them."""
+"""CapacityScheduling, ported from scheduler-plugins' capacity_scheduling_test.go (TestPreFilter,
+TestPostFilter, TestReserve, TestUnreserve and the informer handlers' tests) and
+elasticquota_test.go: a quota's used resources count the pods bound in its namespace, as the Go
+plugin's pod informer counts them, and the pod its Reserve counted."""
 import pytest
 import yaml
 
-from scheduler_core.framework.types import Resource
+from scheduler_core.framework.status import Status
+from scheduler_core.framework.types import NodeInfo, Resource
 from scheduler_core.observe import TraceObserver
 from scheduler_core.outoftree.capacity_scheduling import (
     LOWER_BOUND_OF_MIN,
     UPPER_BOUND_OF_MAX,
+    CapacityScheduling,
     ElasticQuotaInfo,
     ElasticQuotaInfos,
     exceeds,
+    sync_pods,
+    sync_quotas,
 )
 from scheduler_core.simulate import load_scheduler
-from scheduler_core.testing import make_node, make_pod
+from scheduler_core.testing import fakes, make_node, make_pod, pod_info
+from scheduler_core.testing.fakes import fake
 
 OUT_OF_TREE = {"CapacityScheduling": "scheduler_core.outoftree.capacity_scheduling"}
 CONFIG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
@@ -194,3 +200,134 @@ def test_post_filter(tmp_path, quotas, victims):
     assert cycle["preemption"]["nominatedNode"] == "node-a"
     assert cycle["preemption"]["victims"] in victims
     assert scheduler.bindings["ns1/t1-p1"] == "node-a"
+
+
+# TestReserve, TestUnreserve, TestAddPod, TestUpdatePod, TestDeletePod, TestUpdateElasticQuota
+# and TestDeleteElasticQuota (capacity_scheduling_test.go): the plugin's own bookkeeping. Pods
+# ask for memory and cpu as makePod(name, ns, mem, cpu, ...) does.
+def go_pod(name, namespace, memory, cpu=0, node="node-a"):
+    return pod_info(make_pod(name, namespace=namespace, node_name=node,
+                             requests={"memory": str(memory), "cpu": f"{cpu}m"}))
+
+
+def ns1_quota(used_memory=300, pods=None):
+    return ElasticQuotaInfos({"ns1": ElasticQuotaInfo("ns1", res(1000), res(2000),
+                                                      res(used_memory), pods)})
+
+
+def bookkeeping(plugin, namespace="ns1"):
+    info = plugin.elastic_quota_infos[namespace]
+    return sorted(info.pods), info.used.memory, info.used.milli_cpu
+
+
+def test_reserve_counts_a_pod_of_a_quota_once_and_leaves_other_namespaces_alone():
+    plugin = CapacityScheduling(handle=None)
+    plugin.elastic_quota_infos = ns1_quota()
+    p1, p2 = go_pod("t1-p1", "ns1", 50), go_pod("t1-p2", "ns2", 50)
+    assert plugin.reserve(None, p1, "node-a") is None
+    assert bookkeeping(plugin) == (["ns1/t1-p1"], 350, 0)
+    assert plugin.reserve(None, p2, "node-a") is None
+    assert plugin.reserve(None, p1, "node-a") is None
+    assert bookkeeping(plugin) == (["ns1/t1-p1"], 350, 0)
+
+
+def test_unreserve_takes_out_only_a_pod_it_counted():
+    plugin = CapacityScheduling(handle=None)
+    plugin.elastic_quota_infos = ns1_quota(pods={"ns1/t1-p3": res(50), "ns1/t1-p4": res(250)})
+    for pod, want in [(go_pod("t1-p1", "ns1", 50), (["ns1/t1-p3", "ns1/t1-p4"], 300, 0)),
+                      (go_pod("t1-p2", "ns2", 50), (["ns1/t1-p3", "ns1/t1-p4"], 300, 0)),
+                      (go_pod("t1-p3", "ns1", 50), (["ns1/t1-p4"], 250, 0))]:
+        plugin.unreserve(None, pod, "node-a")
+        assert bookkeeping(plugin) == want
+
+
+def eq(namespace, max_, min_):
+    spec = {}
+    if max_ is not None:
+        spec["max"] = {"cpu": f"{max_[0]}m", "memory": str(max_[1])}
+    if min_ is not None:
+        spec["min"] = {"cpu": f"{min_[0]}m", "memory": str(min_[1])}
+    return {"kind": "ElasticQuota", "metadata": {"name": "t1-eq1", "namespace": namespace},
+            "spec": spec}
+
+
+def on_node(*pods):
+    ni = NodeInfo(make_node("node-a"))
+    for pod in pods:
+        ni.add_pod(pod)
+    return [ni]
+
+
+@pytest.mark.parametrize("quota_, max_, min_", [
+    pytest.param(eq("ns1", (100, 1000), (10, 100)), res(1000, 100), res(100, 10),
+                 id="Add ElasticQuota"),
+    pytest.param(eq("ns1", None, (10, 100)),
+                 Resource(UPPER_BOUND_OF_MAX, UPPER_BOUND_OF_MAX, UPPER_BOUND_OF_MAX),
+                 res(100, 10), id="Add ElasticQuota without Max"),
+    pytest.param(eq("ns1", (100, 1000), None), res(1000, 100), Resource(),
+                 id="Add ElasticQuota without Min"),
+])
+def test_add_elastic_quota(quota_, max_, min_):
+    infos = ElasticQuotaInfos()
+    sync_quotas(infos, [quota_])
+    info = infos["ns1"]
+    assert (info.pods, info.used.to_dict()) == ({}, Resource().to_dict())
+    assert (info.max.to_dict(), info.min.to_dict()) == (max_.to_dict(), min_.to_dict())
+
+
+def test_update_elastic_quota_keeps_its_pods_and_used_resources():
+    infos = ElasticQuotaInfos()
+    sync_quotas(infos, [eq("ns1", (100, 1000), (10, 100))])
+    sync_pods(infos, on_node(go_pod("t1-p1", "ns1", 50, 10)))
+    sync_quotas(infos, [eq("ns1", (300, 1000), (10, 100))])
+    assert infos["ns1"].max.milli_cpu == 300
+    assert (sorted(infos["ns1"].pods), infos["ns1"].used.memory) == (["ns1/t1-p1"], 50)
+
+
+def test_delete_elastic_quota():
+    infos = ElasticQuotaInfos()
+    sync_quotas(infos, [eq("ns1", (300, 1000), (10, 100))])
+    sync_quotas(infos, [])
+    assert infos == {}
+
+
+def test_add_pod_counts_each_assigned_pod_of_the_namespace_once():
+    infos = ElasticQuotaInfos()
+    sync_quotas(infos, [eq("ns1", (100, 1000), (10, 100))])
+    pods = [go_pod(f"t1-p{i}", "ns1", 50, 10) for i in (1, 2, 3)]
+    sync_pods(infos, on_node(*pods))
+    sync_pods(infos, on_node(*pods))
+    assert sorted(infos["ns1"].pods) == ["ns1/t1-p1", "ns1/t1-p2", "ns1/t1-p3"]
+    assert (infos["ns1"].used.memory, infos["ns1"].used.milli_cpu) == (150, 30)
+
+
+@pytest.mark.parametrize("deleted, left, memory, cpu", [
+    pytest.param(["t1-p1", "t1-p2"], [], 0, 0, id="Delete All Pods"),
+    pytest.param(["t1-p1"], ["ns1/t1-p2"], 100, 30, id="Delete one Pod"),
+])
+def test_delete_pod_takes_out_a_pod_no_node_holds(deleted, left, memory, cpu):
+    # A finished pod (TestUpdatePod's PodFailed) leaves the cache as a deleted one does.
+    infos = ElasticQuotaInfos()
+    sync_quotas(infos, [eq("ns1", (100, 1000), (10, 100))])
+    pods = {name: go_pod(name, "ns1", 100, 30) for name in ("t1-p1", "t1-p2")}
+    sync_pods(infos, on_node(*pods.values()))
+    sync_pods(infos, on_node(*(p for name, p in pods.items() if name not in deleted)))
+    assert (sorted(infos["ns1"].pods), infos["ns1"].used.memory,
+            infos["ns1"].used.milli_cpu) == (left, memory, cpu)
+
+
+def test_a_pod_rejected_after_reserve_gives_its_quota_back_at_unreserve():
+    # ns1 may use 1000 bytes: a (600) is reserved, then turned away at Permit; Unreserve takes
+    # it out of the quota, so b (600) fits under the max.
+    plugin = CapacityScheduling(handle=None)
+    gate = fake("RejectA", permit=lambda state, pod, node: (
+        Status.unschedulable("not a") if pod.name == "a" else None, 0))
+    _, cycles = fakes.run([plugin, gate], [make_node("n1", memory="100Gi")],
+                          [mem_pod("a", "ns1", 600), mem_pod("b", "ns1", 600)],
+                          other_objects=[quota("ns1", 1000, 1000)])
+    first_a = next(c for c in cycles if c["pod"] == "ns1/a")
+    assert [e["plugin"] for e in first_a["reserve"]] == ["CapacityScheduling"]
+    assert [e["plugin"] for e in first_a["unreserve"]] == ["CapacityScheduling"]
+    first_b = next(c for c in cycles if c["pod"] == "ns1/b")
+    assert first_b["outcome"] == "Bound"
+    assert bookkeeping(plugin) == (["ns1/b"], 600, 0)

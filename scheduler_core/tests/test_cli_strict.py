@@ -115,15 +115,12 @@ def test_drop_removed_plugins_leaves_them_out_with_one_warning_each():
     assert json.loads(done.stdout)["bindings"] == {"default/web": "n1"}
 
 
-@pytest.mark.parametrize("name, version, dropped, refusal", [
-    ("coscheduling-scheduler-config.yaml", "v1beta3", "v1.29", None),
-    # The bundled CapacityScheduling has no Reserve point (scheduler-plugins' has one, to
-    # account quota usage): the manifest's reserve entry is refused as NewFramework would.
-    ("capacityscheduling-scheduler-config-v1beta2.yaml", "v1beta2", "v1.28",
-     'plugin "CapacityScheduling" does not extend ReservePlugin plugin'),
+@pytest.mark.parametrize("name, version, dropped", [
+    ("coscheduling-scheduler-config.yaml", "v1beta3", "v1.29"),
+    ("capacityscheduling-scheduler-config-v1beta2.yaml", "v1beta2", "v1.28"),
 ])
 def test_scheduler_plugins_manifests_are_refused_for_their_version_then_read_as_v1(
-        tmp_path, name, version, dropped, refusal):
+        tmp_path, name, version, dropped):
     path = PUBLIC / name
     line = refused("simulate", "-", "--config", path, stdin=dump(NODE, POD))
     assert (f'no kind "KubeSchedulerConfiguration" is registered for version '
@@ -132,13 +129,33 @@ def test_scheduler_plugins_manifests_are_refused_for_their_version_then_read_as_
     as_v1 = tmp_path / name
     as_v1.write_text(path.read_text().replace(f"kubescheduler.config.k8s.io/{version}",
                                               "kubescheduler.config.k8s.io/v1"))
-    if refusal:
-        assert refused("simulate", "-", "--config", as_v1, stdin=dump(NODE, POD)).endswith(
-            refusal)
-        return
     done = run("simulate", "-", "--config", as_v1, "-o", "json", stdin=dump(NODE, POD))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["bindings"] == {"default/web": "n1"}
+
+
+def test_scheduler_plugins_capacity_manifest_as_v1_keeps_a_namespace_within_its_quota(tmp_path):
+    # The manifest enables CapacityScheduling at preFilter, postFilter (alone) and reserve: the
+    # first two pods fill team-a's min and max of 2Gi, the third is refused by its quota.
+    as_v1 = tmp_path / "capacity.yaml"
+    as_v1.write_text((PUBLIC / "capacityscheduling-scheduler-config-v1beta2.yaml").read_text()
+                     .replace("/v1beta2", "/v1"))
+    quota = {"apiVersion": "scheduling.x-k8s.io/v1alpha1", "kind": "ElasticQuota",
+             "metadata": {"name": "q", "namespace": "team-a"},
+             "spec": {"min": {"memory": "2Gi"}, "max": {"memory": "2Gi"}}}
+    pods = [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"p{i}",
+                                                            "namespace": "team-a"},
+             "spec": {"containers": [{"name": "c", "image": "nginx",
+                                      "resources": {"requests": {"memory": "1Gi"}}}]}}
+            for i in (1, 2, 3)]
+    done = run("simulate", "-", "--config", as_v1, "-o", "json", "--max-cycles", "3",
+               stdin=dump(NODE, quota, *pods))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["bindings"] == {"team-a/p1": "n1", "team-a/p2": "n1", "team-a/p3": None}
+    (third,) = [c for c in out["cycles"] if c["pod"] == "team-a/p3"]
+    assert "Pod team-a/p3 is rejected in PreFilter because ElasticQuota team-a is more than " \
+           "Max" in json.dumps(third)
 
 
 def test_the_multiple_schedulers_example_loads_with_only_its_skipped_kinds_warned():
