@@ -4,7 +4,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from playground.api import errors
-from playground.site import views
+from playground.site import api, views
 from playground.site.throttling import throttle_sign_in
 
 # JSON, never an HTML page or a traceback, for anything under /api/.
@@ -24,12 +24,14 @@ urlpatterns = [
         name="redoc",
     ),
     # DRF's browsable-API sign-in, with the failed-sign-in lockout.
+    path("api/auth/token/", api.TokenView.as_view(), name="api-token"),
     path("api/auth/login/", throttle_sign_in(auth_views.LoginView.as_view(
         template_name="rest_framework/login.html")), name="api-login"),
     path("api/auth/", include("rest_framework.urls")),
-    # REST API: clusters, objects, profiles, runs, plugins; the profile editor's, the compare
-    # view's and the run page's reads; timelines; workshops.
-    path("api/", include("playground.api.urls")),
+    # REST API, one URL module per feature: clusters and their objects; profiles, plugins,
+    # the profile editor's and the compare view's reads; runs, their cycles and the run page's
+    # reads; timelines; what-if; workshops.
+    path("api/", include("playground.clusters.urls")),
     path("api/", include("playground.profiles.urls")),
     path("api/", include("playground.runs.urls")),
     path("api/", include("playground.timelines.urls")),

@@ -1,9 +1,9 @@
 """What every /api/ view shares: the documented error answers and PlaygroundMixin (a
 ServiceError becomes its status with field paths; the user's visible and writable clusters
-and runs; NUL characters refused in query parameters).
+and runs; NUL characters refused in query parameters), a boolean query parameter, the YAML
+stream response.
 
-Feature folders with API views of their own (timelines/, workshops/) build on this module,
-never on api/views.py, so that no import runs back up into the API's URL module.
+The feature folders' API views (`<feature>/api.py`) build on this module.
 """
 
 from __future__ import annotations
@@ -62,6 +62,23 @@ def errors(*codes: int) -> dict:
 # (PlaygroundMixin.initial), whatever parameters it documents.
 READ_ERRORS = (400, 401, 403, 404)
 WRITE_ERRORS = READ_ERRORS
+
+# A YAML response is a stream of documents, each a Kubernetes object (the cluster export has
+# many, separated by ---; the annotated run export one v1 List).
+YAML_DOCUMENTS = OpenApiResponse(
+    {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+    description="a YAML stream: one Kubernetes object (or List) per document")
+
+
+def bool_param(request, name: str) -> bool | None:
+    value = request.query_params.get(name)
+    if value is None or value == "":
+        return None
+    if value.lower() in ("true", "1", "yes"):
+        return True
+    if value.lower() in ("false", "0", "no"):
+        return False
+    raise InvalidInput({name: [f"must be true or false, not {value!r}"]})
 
 
 class IgnoreFormatNegotiation(DefaultContentNegotiation):

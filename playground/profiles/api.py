@@ -1,5 +1,6 @@
-"""/api/ endpoints of the profile editor and the compare view: a configuration's YAML and back,
-what each profile runs at each extension point, and two profiles run on one cluster.
+"""/api/ endpoints of profiles: a cluster's KubeSchedulerConfiguration (read and replaced), the
+registered plugins; the profile editor's and the compare view's: a configuration's YAML and
+back, what each profile runs at each extension point, and two profiles run on one cluster.
 
 Thin: the conversion (profiles.text), the expansion (profiles.selectors) and the comparison
 (profiles.services, which runs the engine) are where the work is.
@@ -12,11 +13,17 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from playground.api.base import WRITE_ERRORS, PlaygroundMixin, errors
-from playground.engine import release_gates
+from playground.api import serializers as s
+from playground.api.base import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, errors
+from playground.engine import default_config, release_gates
+from playground.models import SchedulerProfile
 from playground.profiles import text
-from playground.profiles.selectors import expand_profiles
-from playground.profiles.services import compare_profiles
+from playground.profiles.selectors import expand_profiles, plugin_catalog
+from playground.profiles.services import (
+    compare_profiles,
+    profile_config_from_text,
+    profile_update,
+)
 from scheduler_core.features import DEFAULT_RELEASE, RELEASES
 
 CONFIG_HELP = "a KubeSchedulerConfiguration (null: kube-scheduler's defaults)"
@@ -113,3 +120,36 @@ class ProfileCompareView(PlaygroundMixin, APIView):
                       release_gates(data["release_b"], field="release_b"))))
 
 
+class ProfileView(PlaygroundMixin, APIView):
+    @extend_schema(summary="The cluster's KubeSchedulerConfiguration",
+                   responses={200: s.ProfileSerializer, **errors(*READ_ERRORS)})
+    def get(self, request, pk):
+        cluster = self.visible_cluster(pk)
+        profile, _ = SchedulerProfile.objects.get_or_create(
+            cluster=cluster, defaults={"config": default_config()})
+        return Response(s.ProfileSerializer(profile).data)
+
+    @extend_schema(
+        summary="Replace the cluster's KubeSchedulerConfiguration",
+        description="Checked as kube-scheduler checks it: a 400 lists kube-scheduler's "
+                    "validation messages under `config`, each starting with its field path "
+                    "(e.g. `profiles[0].plugins.score.enabled[0].weight: Invalid value: ...`).",
+        request=s.ProfileWriteSerializer,
+        responses={200: s.ProfileSerializer, **errors(*WRITE_ERRORS)},
+    )
+    def put(self, request, pk):
+        cluster = self.writable_cluster(pk)
+        data = self.validated(s.ProfileWriteSerializer)
+        config = data["config"] if "config" in data else \
+            profile_config_from_text(data["text"])
+        profile = profile_update(cluster=cluster, config=config)
+        return Response(s.ProfileSerializer(profile).data)
+
+
+class PluginListView(PlaygroundMixin, APIView):
+    @extend_schema(summary="Registered scheduler plugins: extension points, default args, "
+                           "default-profile weight",
+                   description="A plain list, not paginated: every registered plugin.",
+                   responses={200: s.PluginSerializer(many=True), **errors(401, 403)})
+    def get(self, request):
+        return Response(list(plugin_catalog()))

@@ -175,12 +175,12 @@ def test_an_unmatched_api_path_is_a_json_404(api):
 
 
 def test_a_server_error_under_api_is_json_without_a_traceback(alice, monkeypatch):
-    from playground.api import views
+    from playground.profiles import api as profiles_api
 
     def broken(*args, **kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(views, "plugin_catalog", broken)
+    monkeypatch.setattr(profiles_api, "plugin_catalog", broken)
     client = Client(raise_request_exception=False)
     client.force_login(alice)
     response = client.get("/api/plugins/")

@@ -179,5 +179,5 @@ def test_other_objects_reject_a_kind_the_engine_does_not_read(api, empty):
 
 
 def _model(segment):
-    from playground.api.views import OBJECT_ENDPOINTS
+    from playground.clusters.objects_api import OBJECT_ENDPOINTS
     return next(model for seg, model, *_ in OBJECT_ENDPOINTS if seg == segment)

@@ -56,7 +56,7 @@ def _real_ids(alice):
     assert CycleRecord.objects.filter(run=run).exists()
     objects = {}
     for segment in OBJECT_SEGMENTS:
-        from playground.api.views import OBJECT_ENDPOINTS
+        from playground.clusters.objects_api import OBJECT_ENDPOINTS
         model = next(m for seg, m, *_ in OBJECT_ENDPOINTS if seg == segment)
         row = model.objects.filter(cluster=cluster).first()
         objects[segment] = row.pk if row else 1
