@@ -178,6 +178,11 @@ KINDS = {
                                               allocatable=obj(count=INTEGER))))),
     **{kind: obj(spec=WORKLOAD_SPEC)
        for kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")},
+    "CronJob": obj(spec=obj(
+        schedule=STRING, timeZone=STRING, concurrencyPolicy=STRING, suspend=BOOLEAN,
+        startingDeadlineSeconds=INTEGER, successfulJobsHistoryLimit=INTEGER,
+        failedJobsHistoryLimit=INTEGER,
+        jobTemplate=obj(metadata=OBJECT_META, spec=WORKLOAD_SPEC))),
 }
 
 _PLUGIN_LIST = obj(enabled=array(obj(name=STRING, weight=INTEGER)),

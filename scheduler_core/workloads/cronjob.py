@@ -11,7 +11,12 @@ controller owner reference to the CronJob (getJobFromTemplate2). Then:
   first;
 - startingDeadlineSeconds: a time is missed (mostRecentScheduleTime's earliest bound, and
   the tooLate check) when the controller comes to it more than that late, which happens
-  here when Forbid held it back and the running Job finished after the deadline.
+  here when Forbid held it back and the running Job finished after the deadline;
+- successfulJobsHistoryLimit (default 3) and failedJobsHistoryLimit (default 1): before each
+  sync, the oldest finished Jobs beyond the limit are deleted with their pods
+  (cleanupFinishedJobs), oldest by status.startTime, then by name. A Job is Failed when its
+  status holds a true Failed condition (a Job read from the input); the Jobs made here run
+  pods that succeed, so they finish Complete.
 
 Virtual second 0 of a run is the CronJob's creation (the input's creationTimestamp and
 status.lastScheduleTime are not read: the run starts a fresh cluster), and
@@ -35,6 +40,8 @@ SCHEDULED_TIMESTAMP = "batch.kubernetes.io/cronjob-scheduled-timestamp"
 ALLOW, FORBID, REPLACE = "Allow", "Forbid", "Replace"
 POLICIES = (ALLOW, FORBID, REPLACE)
 LAST_SCHEDULE = "lastScheduleTime"
+# SetDefaults_CronJob (pkg/apis/batch/v1/defaults.go).
+HISTORY_LIMITS = {"successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 1}
 
 
 def validate(cj: dict) -> list[tuple[str, str]]:
@@ -63,6 +70,11 @@ def validate(cj: dict) -> list[tuple[str, str]]:
     if deadline is not None and deadline < 0:
         problems.append(("spec.startingDeadlineSeconds",
                          f"Invalid value: {deadline}: must be greater than or equal to 0"))
+    for field in HISTORY_LIMITS:
+        limit = spec.get(field)
+        if limit is not None and limit < 0:
+            problems.append((f"spec.{field}",
+                             f"Invalid value: {limit}: must be greater than or equal to 0"))
     if not (spec.get("jobTemplate") or {}).get("spec"):
         problems.append(("spec.jobTemplate.spec", "Required value"))
     return problems
@@ -136,11 +148,44 @@ def most_recent_time(cj: dict, now: float, created: float) -> float | None:
     return times[-1] if times else None
 
 
+def finished_status(job: dict, world) -> str | None:
+    """getFinishedStatus: Complete or Failed once the Job has finished, else None."""
+    return jobs.finished_condition(job) or (jobs.COMPLETE if jobs.is_finished(job, world)
+                                            else None)
+
+
+def _start_order(job: dict) -> tuple:
+    """byJobStartTime: by start time, Jobs without one last, then by name. The Job controller
+    starts a Job made here when it is created, so its creationTimestamp is its start time."""
+    meta = job.get("metadata") or {}
+    started = (job.get("status") or {}).get("startTime") or meta.get("creationTimestamp")
+    when = datetime.fromisoformat(started).timestamp() if started else None
+    return (when is None, when or 0.0, meta.get("name", ""))
+
+
+def cleanup_finished_jobs(cj: dict, world) -> None:
+    """cleanupFinishedJobs: keep the newest finished Jobs of each outcome up to its limit."""
+    spec = cj["spec"]
+    by_outcome = {jobs.COMPLETE: [], jobs.FAILED: []}
+    for job in _owned_jobs(cj, world):
+        outcome = finished_status(job, world)
+        if outcome is not None:
+            by_outcome[outcome].append(job)
+    for outcome, field in ((jobs.COMPLETE, "successfulJobsHistoryLimit"),
+                           (jobs.FAILED, "failedJobsHistoryLimit")):
+        limit = spec.get(field, HISTORY_LIMITS[field])
+        finished = sorted(by_outcome[outcome], key=_start_order)
+        for job in finished[:max(0, len(finished) - limit)]:   # removeOldestJobs
+            world.delete_workload(job)
+
+
 def sync(cj: dict, world) -> bool:
-    """syncCronJob at the world's time; False while the cluster is only being loaded."""
+    """sync at the world's time: cleanupFinishedJobs, then syncCronJob; False while the
+    cluster is only being loaded."""
     now = world.now()
     if now is None:
         return False
+    cleanup_finished_jobs(cj, world)
     spec = cj["spec"]
     world.wake_at(next_time(cj, now))
     if spec.get("suspend"):

@@ -27,6 +27,7 @@ LEGACY_CONTROLLER_UID_LABEL = "controller-uid"
 LEGACY_JOB_NAME_LABEL = "job-name"
 COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index"
 INDEXED = "Indexed"
+COMPLETE, FAILED = "Complete", "Failed"
 
 
 def job_labels(job: dict, uid: str) -> dict:
@@ -69,9 +70,20 @@ def status(job: dict, world) -> tuple[list[dict], list[dict]]:
     return active, succeeded
 
 
+def finished_condition(job: dict) -> str | None:
+    """The type of a true Complete or Failed condition the Job's status holds (a finished Job
+    read from the input), else None (getFinishedStatus)."""
+    for condition in (job.get("status") or {}).get("conditions") or []:
+        if condition.get("type") in (COMPLETE, FAILED) and condition.get("status") == "True":
+            return condition["type"]
+    return None
+
+
 def is_finished(job: dict, world) -> bool:
-    """The Complete condition: completions succeeded, or (a work queue) one succeeded and none
-    is left running."""
+    """A finished condition in its status, or the Complete condition as the controller comes
+    to it: completions succeeded, or (a work queue) one succeeded and none is left running."""
+    if finished_condition(job):
+        return True
     _, completions = counts(job)
     active, succeeded = status(job, world)
     if completions is None:
@@ -80,6 +92,8 @@ def is_finished(job: dict, world) -> bool:
 
 
 def sync(job: dict, world) -> bool:
+    if finished_condition(job):
+        return False     # a finished Job makes no more pods
     parallelism, completions = counts(job)
     active, succeeded = status(job, world)
     if completions is None:

@@ -75,9 +75,62 @@ def test_each_job_runs_its_pod_from_its_time():
 
 
 def test_the_default_until_is_an_hour_with_a_cronjob():
-    sched = run()
+    sched = run(extra="  successfulJobsHistoryLimit: 60")
     assert sched.until == 3600.0
     assert len(jobs(sched)) == 60
+
+
+# cleanupFinishedJobs (cronjob_controllerv2.go) with SetDefaults_CronJob's limits.
+def test_by_default_the_three_newest_successful_jobs_are_kept_and_older_ones_go_with_their_pods():
+    # Jobs at 20, 80, ..., 380 each run 10 s; when the last finishes, four older ones go.
+    sched = run(until=400)
+    assert job_names(sched) == [minute_name(FIRST_MINUTE + 60 * i) for i in (4, 5, 6)]
+    deleted = sorted({p.key.rsplit("-", 1)[0] for p in sched.pods if p.deletion_time is not None})
+    assert deleted == [f"default/{minute_name(FIRST_MINUTE + 60 * i)}" for i in range(4)]
+
+
+def test_a_history_limit_of_zero_keeps_only_the_running_job():
+    # At 150 the jobs of 20 and 80 have finished (30 s each); the job of 140 still runs.
+    sched = run(extra="  successfulJobsHistoryLimit: 0", runs=30, until=150)
+    assert job_names(sched) == [minute_name(FIRST_MINUTE + 120)]
+
+
+FAILED_JOB = """
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {name}
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: tick, uid: tick-uid,
+                     controller: true}]
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+status:
+  startTime: "{start}"
+  conditions: [{type: Failed, status: "True"}]
+"""
+
+
+@pytest.mark.parametrize("extra, kept", [
+    pytest.param("", ["old-c"], id="the default keeps the newest failed job"),
+    pytest.param("  failedJobsHistoryLimit: 2", ["old-b", "old-c"],
+                 id="a limit of two keeps the two newest, by start time not by name"),
+])
+def test_failed_jobs_of_the_input_beyond_the_failed_limit_are_deleted(extra, kept):
+    failed = "".join(FAILED_JOB.replace("{name}", name).replace("{start}", start)
+                     for name, start in [("old-c", "2096-10-02T07:00:00Z"),
+                                         ("old-a", "2096-10-02T06:00:00Z"),
+                                         ("old-b", "2096-10-02T06:30:00Z")])
+    cron = CRONJOB.replace("metadata: {name: tick}", "metadata: {name: tick, uid: tick-uid}")
+    text = NODE + cron.replace("{schedule}", "0 0 1 1 *").replace("{extra}", extra).replace(
+        "{runs}", "10") + failed
+    sched = load_scheduler(["c.yaml"], texts={"c.yaml": text}, seed=1, until=60)
+    sched.run()
+    assert sorted(job_names(sched)) == kept
+    assert sched.pods == []      # a finished Job makes no pod
 
 
 def test_suspend_makes_no_job():
@@ -123,6 +176,14 @@ def test_allow_lets_jobs_overlap():
     ("  timeZone: Mars/Olympus", "* * * * *", "field spec.timeZone: Invalid value"),
     ("  concurrencyPolicy: Sometimes", "* * * * *",
      'field spec.concurrencyPolicy: Unsupported value: "Sometimes"'),
+    ("  successfulJobsHistoryLimit: -1", "* * * * *",
+     "field spec.successfulJobsHistoryLimit: Invalid value: -1: must be greater than or "
+     "equal to 0"),
+    ("  failedJobsHistoryLimit: -2", "* * * * *",
+     "field spec.failedJobsHistoryLimit: Invalid value: -2: must be greater than or equal to 0"),
+    ('  successfulJobsHistoryLimit: "3"', "* * * * *",
+     "field spec.successfulJobsHistoryLimit: Invalid value: \"string\": "
+     "spec.successfulJobsHistoryLimit in body must be of type integer"),
 ])
 def test_a_bad_cronjob_is_bad_input(extra, schedule, message):
     with pytest.raises(InputError, match=message):
