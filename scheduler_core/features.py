@@ -73,6 +73,8 @@ VERSIONED_SPECS: dict[str, tuple[Spec, ...]] = {
     "DRAWorkloadResourceClaims": _specs((36, False, ALPHA), (37, False, BETA)),
     "DynamicResourceAllocation": _specs((26, False, ALPHA), (32, False, BETA), (34, True, GA),
                                         (35, True, GA, True)),
+    # pkg/features/kube_features.go (not in the scheduler's own list): alpha in v1.35-v1.37.
+    "GangScheduling": _specs((35, False, ALPHA)),
     "GenericWorkload": _specs((35, False, ALPHA), (37, False, BETA)),
     "InPlacePodLevelResourcesVerticalScaling": _specs((35, False, ALPHA), (36, True, BETA)),
     "InPlacePodVerticalScaling": _specs((27, False, ALPHA), (33, True, BETA),
@@ -109,7 +111,8 @@ MODELLED = frozenset({
     "DynamicResourceAllocation", "DRAAdminAccess", "DRAConsumableCapacity",
     "DRADeviceBindingConditions", "DRADeviceTaints", "DRAExtendedResource",
     "DRAPartitionableDevices", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus",
-    "NodeDeclaredFeatures", "PodLevelResources", "TaintTolerationComparisonOperators",
+    "GangScheduling", "GenericWorkload", "NodeDeclaredFeatures", "PodLevelResources",
+    "TaintTolerationComparisonOperators",
 })
 # component-base's own gates: set every unset alpha (beta) gate at once.
 ALL_ALPHA, ALL_BETA = "AllAlpha", "AllBeta"

@@ -20,7 +20,9 @@ from .framework.handle import ClusterObjects
 from .framework.types import PodInfo
 from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
+from .plugins.dynamicresources import taint_rules
 from .plugins.dynamicresources import versions as dra_versions
+from .plugins.gangscheduling import objects as workload_api
 from .release_input import dropped_dra_fields, gated_paths, unhonoured_fields
 from .safe_read import Duplicate, read_with_duplicates
 from .simulator_export import is_simulator_export, simulator_export_objects
@@ -36,7 +38,10 @@ SYSTEM_PRIORITY_CLASSES = {
 CONFIG_KIND = "KubeSchedulerConfiguration"
 TIMELINE_KIND = "Timeline"      # the playground's own kind: docs/TIMELINE.md
 EXTRA_KINDS = ("PodGroup", "Service", "CSIDriver", "CSIStorageCapacity", "ElasticQuota",
-               "LimitRange")
+               "LimitRange", *workload_api.KINDS, taint_rules.KIND)
+# Kinds served only under some releases and gates: each module's admit(obj, gates, where)
+# refuses an unserved version and says why an object the run does not honour is skipped.
+GATED_KINDS = (workload_api, taint_rules)
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 
 
@@ -181,6 +186,15 @@ class _Builder:
             problems = workload_problems(obj)
         if problems:
             raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
+        gated = next((m for m in GATED_KINDS if m.handles(obj)), None)
+        if gated is not None:
+            try:
+                skipped = gated.admit(obj, self.cluster.features, f"{where}: {label}")
+            except InputError as exc:
+                raise InputError(exc.message, file=path, obj=exc.obj, field=exc.field) from exc
+            if skipped:
+                self.cluster.warnings.warn(path, where, label, skipped)
+                return
         for field_path, detail in unhonoured_fields(obj, self.cluster.features):
             self.cluster.warnings.field(path, where, label, field_path, detail)
         if kind in dra.HANDLERS:
@@ -207,7 +221,8 @@ class _Builder:
         kind = obj.get("kind") if isinstance(obj, dict) else None
         found = check_fields(obj, duplicates, mode=self.field_validation,
                              release=self.cluster.features.release, file=path, where=where,
-                             keep=gated_paths(kind) if isinstance(kind, str) else frozenset())
+                             keep=gated_paths(kind, self.cluster.features.minor)
+                             if isinstance(kind, str) else frozenset())
         for message in found:
             self.cluster.warnings.warn(path, where, "", message)
 
@@ -334,7 +349,7 @@ _HANDLERS = {
 }
 _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup", "Service",
                "CSIStorageCapacity", "ElasticQuota", "LimitRange", *WORKLOAD_KINDS,
-               *dra.NAMESPACED}
+               *dra.NAMESPACED, *workload_api.KINDS}
 
 
 def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .errors import is_int
+from .errors import InputError, is_int
 
 # The releases the engine follows (--release) and kubernetes-validate's folder for each.
 SCHEMA_DIRS = {"1.34": "v1.34.0-local", "1.35": "v1.35.0-local", "1.36": "v1.36.0-local",
@@ -50,6 +50,22 @@ def _kinds(release: str) -> dict[tuple[str, str], str]:
             group_version = f"{gvk['group']}/{gvk['version']}" if gvk["group"] else gvk["version"]
             out[(group_version, gvk["kind"])] = name
     return out
+
+
+def served_versions(group: str, kind: str, release: str = DEFAULT_RELEASE) -> list[str]:
+    """The group/version strings under which the release's API server serves the kind."""
+    return sorted(gv for gv, k in _kinds(release) if k == kind and gv.startswith(group + "/"))
+
+
+def check_served(obj: dict, group: str, release: str, where: str) -> None:
+    """InputError naming the served versions when the release's API server does not serve
+    the object's kind at its apiVersion."""
+    kind, api_version = obj.get("kind"), obj.get("apiVersion")
+    served = served_versions(group, kind, release)
+    if api_version not in served:
+        raise InputError(f'no kind "{kind}" is registered for version "{api_version}" in '
+                         f'kube-apiserver v{release} (served: {", ".join(served) or "none"})',
+                         obj=where, field="apiVersion")
 
 
 def kind_definition(api_version: str, kind: str, release: str = DEFAULT_RELEASE) -> str | None:

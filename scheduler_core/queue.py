@@ -332,7 +332,10 @@ class SchedulingQueue:
         """
         moved = 0
         for uid, qpi in list(self.unschedulable.items()):
-            if qpi.queue == GATED or (only is not None and not only(qpi)):
+            if qpi.queue == GATED:
+                moved += self._gate_hint(uid, qpi, event)
+                continue
+            if only is not None and not only(qpi):
                 continue
             strategy, hints = self.worth_requeuing(qpi, event)
             if strategy == SKIP:
@@ -369,16 +372,33 @@ class SchedulingQueue:
     def retry_gated(self) -> None:
         """Re-run PreEnqueue for gated pods (their spec was updated)."""
         for uid, qpi in list(self.unschedulable.items()):
-            if qpi.queue != GATED:
-                continue
-            status = self._pre_enqueue(qpi.pod)
-            if status is None or status.is_success():
-                del self.unschedulable[uid]
-                qpi.gated_by = ""
-                qpi.last_move = {"event": "UnscheduledPodUpdate"}
-                self._place(qpi, ACTIVE)
-            else:
-                qpi.message = status.message()
+            if qpi.queue == GATED:
+                self._retry_gate(uid, qpi, {"event": "UnscheduledPodUpdate"})
+
+    def _retry_gate(self, uid: str, qpi: QueuedPodInfo, move: dict) -> bool:
+        """PreEnqueue again for a gated pod: to activeQ when it passes, else left in place
+        with the new message. True when it moved."""
+        status = self._pre_enqueue(qpi.pod)
+        if status is None or status.is_success():
+            del self.unschedulable[uid]
+            qpi.gated_by = ""
+            qpi.last_move = move
+            self._place(qpi, ACTIVE)
+            return True
+        qpi.message = status.message()
+        return False
+
+    def _gate_hint(self, uid: str, qpi: QueuedPodInfo, event: ClusterEvent) -> bool:
+        """A pod its PreEnqueue plugin gated is retried when that plugin's QueueingHint for
+        the event (one it names, such as GangScheduling's UnscheduledPodAdd) says Queue."""
+        fn = self._hints_of(qpi.pod, qpi.gated_by).get(event.name) if qpi.gated_by else None
+        if fn is None:
+            return False
+        verdict = _call_hint(fn, qpi.pod, event)
+        if verdict["hint"] == QUEUE_SKIP:
+            return False
+        return self._retry_gate(uid, qpi, {"event": event.name, "hints": [
+            {"event": event.name, "plugin": qpi.gated_by, **verdict}]})
 
     def delete(self, uid: str) -> None:
         self.backoff.pop(uid, None)

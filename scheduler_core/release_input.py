@@ -25,8 +25,9 @@ class GatedField:
     field: str                # under the pod spec for pod kinds (spec, or the template's)
     present: Callable[[dict], bool]
     what: str
-    modelled: bool = True     # False: warned of even with the gate on
     dropped: bool = False     # the API server drops the field when the gate is off
+    minors: range = range(0, 99)   # the releases whose API has the field (others: unknown)
+    needs: str = ""           # a second gate without which the scheduler ignores the field
 
 
 def _spec(obj: dict) -> dict:
@@ -76,13 +77,14 @@ CHECKS = (
                "pod-level resources", dropped=True),
     GatedField(("Node",), "NodeDeclaredFeatures", "status.declaredFeatures",
                _has_declared_features, "node declared features"),
+    # v1.35's workloadRef became v1.36's schedulingGroup (k8s.io/api core/v1 types.go).
     GatedField(POD_KINDS, "GenericWorkload", "workloadRef", _has_workload_ref,
-               "Workload API pod references", modelled=False),
+               "Workload API pod references", dropped=True, minors=range(35, 36),
+               needs="GangScheduling"),
     GatedField(POD_KINDS, "GenericWorkload", "schedulingGroup", _has_scheduling_group,
-               "Workload API scheduling groups", modelled=False),
+               "Workload API scheduling groups", dropped=True, minors=range(36, 99),
+               needs="GangScheduling"),
 )
-NOT_MODELLED = ("are not modelled by the engine (the Workload API's gang scheduling is not "
-                "implemented); the pod is scheduled on its own")
 
 
 def gate_off_detail(what: str, gate: str, gates: FeatureGates) -> str:
@@ -93,11 +95,11 @@ def gate_off_detail(what: str, gate: str, gates: FeatureGates) -> str:
             f"(v{gates.release}; --feature-gates {gate}=true turns it on)")
 
 
-def gated_paths(kind: str) -> frozenset[str]:
+def gated_paths(kind: str, minor: int) -> frozenset[str]:
     """The field paths of a kind that a check here warns of: a release whose API lacks one
     gets this module's explanation, rather than the decoder's bare "unknown field"."""
     return frozenset(f"{_pod_spec_path(kind)}.{c.field}" if kind in POD_KINDS else c.field
-                     for c in CHECKS if kind in c.kinds)
+                     for c in CHECKS if kind in c.kinds and minor in c.minors)
 
 
 def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:
@@ -105,15 +107,19 @@ def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str
     field the API server would drop (dropDisabledPodFields) is removed from `obj`."""
     kind = obj.get("kind")
     for check in CHECKS:
-        if kind not in check.kinds or not check.present(obj):
+        if kind not in check.kinds or gates.minor not in check.minors or \
+                not check.present(obj):
             continue
         path = f"{_pod_spec_path(kind)}.{check.field}" if kind in POD_KINDS else check.field
         if not gates.enabled(check.gate):
             if check.dropped:
                 _pod_spec(obj).pop(check.field, None)
             yield path, gate_off_detail(check.what, check.gate, gates)
-        elif not check.modelled:
-            yield path, f"{check.what} {NOT_MODELLED}"
+        elif check.needs and not gates.enabled(check.needs):
+            yield path, (f"{check.what} do not make a gang: the {check.needs} feature gate is "
+                         f"off in this run, so the pod is scheduled on its own, as "
+                         f"kube-scheduler v{gates.release} does (--feature-gates "
+                         f"{check.needs}=true turns it on)")
 
 
 def dropped_dra_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:

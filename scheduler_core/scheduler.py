@@ -244,7 +244,14 @@ class Scheduler:
             if pi.scheduler_name not in self.frameworks:
                 self.no_profile[pi.key] = pi.scheduler_name
                 continue
-            self.queue.add(pi)
+            self.enqueue_new_pod(pi)
+
+    def enqueue_new_pod(self, pi) -> None:
+        """addPodToSchedulingQueue: with GangScheduling on, a new pending pod is also an
+        UnscheduledPodAdd event, which may bring its gang's gated members to their quorum."""
+        self.queue.add(pi)
+        if self.features.enabled("GangScheduling"):
+            self.cluster_event("UnscheduledPodAdd", pi)
 
     # --- queue plumbing ----------------------------------------------------------------------
     def _pre_enqueue(self, pod):

@@ -32,12 +32,13 @@ IN_TREE = {
         "scheduler_core.plugins.noderesources.balanced_allocation",
     names.IMAGE_LOCALITY: "scheduler_core.plugins.imagelocality",
     names.DEFAULT_BINDER: "scheduler_core.plugins.defaultbinder",
+    names.GANG_SCHEDULING: "scheduler_core.plugins.gangscheduling",
 }
 
 
 # The release that brought each in-tree plugin newer than v1.34: an older release's
 # NewInTreeRegistry lacks it, so its kube-scheduler refuses a configuration naming it.
-IN_TREE_SINCE = {names.NODE_DECLARED_FEATURES: 35}
+IN_TREE_SINCE = {names.NODE_DECLARED_FEATURES: 35, names.GANG_SCHEDULING: 35}
 
 
 def in_tree_registry(features: FeatureGates = DEFAULT_GATES) -> Registry:

@@ -39,6 +39,7 @@ def test_another_release_is_refused_naming_the_accepted_ones(text):
     ("PodLevelResources", {"1.34": True, "1.35": True, "1.36": True, "1.37": True}),
     ("TaintTolerationComparisonOperators", {"1.35": False, "1.36": False, "1.37": False}),
     ("GenericWorkload", {"1.35": False, "1.36": False, "1.37": False}),
+    ("GangScheduling", {"1.35": False, "1.36": False, "1.37": False}),
     ("DRADeviceTaints", {"1.34": False, "1.35": False, "1.36": True, "1.37": True}),
     ("DRAPartitionableDevices", {"1.34": False, "1.35": False, "1.36": True, "1.37": True}),
     ("DRAExtendedResource", {"1.34": False, "1.35": False, "1.36": True, "1.37": True}),

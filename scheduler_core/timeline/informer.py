@@ -94,7 +94,7 @@ class Informer:
         else:
             self.s.bindings[pi.key] = None
             self.s.event_cause = "PodAdd"
-            self.s.queue.add(pi)
+            self.s.enqueue_new_pod(pi)
             self.s.event_cause = ""
         return pi
 

@@ -30,7 +30,7 @@ from ...framework.status import Status
 from ...labels import match_node_selector_terms
 from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
-from . import binding, extended, queueing_hints
+from . import binding, extended, queueing_hints, taint_rules
 from . import objects as obj
 from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
 from .args import validate_args
@@ -89,6 +89,18 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         self.extended_resources = extended_resources   # DRAExtendedResource
         # inFlightAllocations: claim uid -> the claim as Reserve assumed it allocated.
         self.in_flight: dict[str, dict] = {}
+        self._patched: tuple[tuple, list[dict]] = ((), [])   # the tracker's patched slices
+
+    def _slices(self) -> list[dict]:
+        """The ResourceSlices as the tracker lists them: with the DeviceTaintRules' taints
+        (the loader keeps rules only while their gates are on), patched again when either
+        list changes."""
+        slices = self._objects.resource_slices
+        rules = self._objects.extra.get(taint_rules.KIND) or []
+        key = (id(slices), len(slices), id(rules), len(rules))
+        if self._patched[0] != key:
+            self._patched = (key, taint_rules.apply_rules(slices, rules))
+        return self._patched[1]
 
     @property
     def _objects(self):
@@ -122,7 +134,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 return None, status
         if self._to_allocate_of(claims) or s.extended is not None:
             s.allocator = Allocator(classes=self._objects.device_classes,
-                                    slices=self._objects.resource_slices,
+                                    slices=self._slices(),
                                     allocated=self._allocated_state(), features=self.features)
         s.claims = claims
         return None, None
