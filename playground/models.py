@@ -12,6 +12,7 @@ import json
 
 from django.conf import settings
 from django.db import models, transaction
+from django.db.models.functions import Cast, Coalesce, Length
 
 from scheduler_core.features import DEFAULT_RELEASE, RELEASES
 from scheduler_core.framework.types import PodInfo, Resource
@@ -23,6 +24,20 @@ from scheduler_core.tracepack import unpack
 CLUSTER_SCOPED_EXTRA_KINDS = frozenset({"CSINode", "DeviceClass", "ResourceSlice"})
 # resource.k8s.io/v1 kinds that DynamicResources reads, stored as ExtraObject rows.
 DRA_KINDS = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate"})
+
+
+def stored_size(*expressions) -> models.GeneratedField:
+    """A column the database keeps equal to the stored length of `expressions` (summed; a
+    NULL counts 0), on every write path (save, bulk_create, update): the storage quota sums
+    these instead of measuring megabytes of JSON on every run step (playground.quotas)."""
+    total = sum((Coalesce(Length(e), 0) for e in expressions[1:]),
+                Coalesce(Length(expressions[0]), 0))
+    return models.GeneratedField(expression=total, output_field=models.BigIntegerField(),
+                                 db_persist=True)
+
+
+def _json_text(field: str) -> Cast:
+    return Cast(field, models.TextField())
 
 
 def _meta(manifest: dict) -> dict:
@@ -82,6 +97,7 @@ class KubeObject(models.Model):
     cluster = models.ForeignKey(Cluster, on_delete=models.CASCADE)
     name = models.CharField(max_length=253)
     manifest = models.JSONField()
+    size = stored_size(_json_text("manifest"))
 
     class Meta:
         abstract = True
@@ -424,6 +440,7 @@ class RunDocuments(models.Model):
     run = models.OneToOneField(Run, on_delete=models.CASCADE, primary_key=True,
                                related_name="stored_documents")
     documents = models.JSONField()
+    size = stored_size(_json_text("documents"))
 
     def __str__(self):
         return f"documents of run {self.run_id}"
@@ -474,6 +491,7 @@ class CycleRecord(models.Model):
     # `trace` reads either as that object.
     legacy_trace = OrderedJSONField(null=True, blank=True, db_column="trace")
     packed = models.BinaryField(null=True, blank=True)
+    size = stored_size("legacy_trace", "packed")
     # The cycle preempted (its trace's `preemption` is set): the run's timeline reads those.
     preempted = models.BooleanField(default=False)
 

@@ -5,8 +5,8 @@ Every feature that stores something for a user checks them before writing.
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import F, Sum, TextField
-from django.db.models.functions import Cast, Length
+from django.db.models import F, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from playground.errors import QuotaExceeded
 from playground.models import OBJECT_MODELS, Cluster, CycleRecord, Run, RunDocuments
@@ -35,16 +35,24 @@ def check_cluster_quota(*, owner) -> None:
         raise _over("clusters", used, limit, "PLAYGROUND_QUOTA_CLUSTERS", field="name")
 
 
-def stored_bytes(owner) -> int:
-    """What the owner's clusters and runs take: manifests, run snapshots, recorded cycles."""
-    def total(queryset, expression) -> int:
-        return queryset.aggregate(n=Sum(Length(expression)))["n"] or 0
+def _total(queryset, owner_field: str) -> Coalesce:
+    """The sum of `queryset`'s `size` column over the owner's rows, as a subquery."""
+    sums = (queryset.filter(**{owner_field: OuterRef("pk")}).order_by()
+            .values(owner_field).annotate(n=Sum("size")).values("n"))
+    return Coalesce(Subquery(sums), 0)
 
-    used = sum(total(model.objects.filter(cluster__owner=owner), Cast("manifest", TextField()))
-               for model in OBJECT_MODELS)
-    used += total(RunDocuments.objects.filter(run__owner=owner), Cast("documents", TextField()))
-    cycles = CycleRecord.objects.filter(run__owner=owner)
-    return used + total(cycles, "legacy_trace") + total(cycles, "packed")
+
+def stored_bytes(owner) -> int:
+    """What the owner's clusters and runs take: manifests, run snapshots, recorded cycles.
+
+    Each row's `size` column is kept by the database (models.stored_size), so this is one
+    query summing integers, not a measure of megabytes of JSON: every run step asks it."""
+    parts = [_total(model.objects.all(), "cluster__owner") for model in OBJECT_MODELS]
+    parts += [_total(RunDocuments.objects.all(), "run__owner"),
+              _total(CycleRecord.objects.all(), "run__owner")]
+    named = {f"part{i}": part for i, part in enumerate(parts)}
+    return sum(get_user_model().objects.filter(pk=owner.pk).annotate(**named)
+               .values_list(*named).get())
 
 
 def check_storage_quota(*, owner, adding: int = 0) -> None:

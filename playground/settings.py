@@ -123,6 +123,7 @@ if DATABASE_URL:
         _database = dj_database_url.parse(
             DATABASE_URL,
             # Persistent connections are not safe under ASGI; keep 0 unless you know better.
+            # (Celery workers keep theirs: PLAYGROUND_WORKER_CONN_MAX_AGE below.)
             conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 0, minimum=0),
             conn_health_checks=True,
         )
@@ -253,6 +254,10 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_STORE_EAGER_RESULT = False
+
+# A Celery worker's database connections live this long (seconds; playground.celery): its
+# threads live as long as it does, so a run step does not open a new connection first.
+PLAYGROUND_WORKER_CONN_MAX_AGE = env_int("PLAYGROUND_WORKER_CONN_MAX_AGE", 300, minimum=0)
 
 # Embedded mode: threads that run tasks in the server process.
 PLAYGROUND_TASK_THREADS = env_int("PLAYGROUND_TASK_THREADS", 3, minimum=1, maximum=32)

@@ -17,7 +17,8 @@ then steps the presenter's run one cycle at a time. It prints, per mode:
   over the room (from the first attendee's frame to each one's), and its legs: the step's
   ack (the step enqueued), the trainer's own frame of the cycle on the run's socket (the run
   advanced, stored and sent), and from that frame to each attendee's (the relay). In services
-  mode half of the room is on the other server, so the last leg can come out below zero.
+  mode half of the room is on the other server, so the last leg can come out below zero;
+- the CPU time per measured step of each server and worker process, and of this script.
 
 Embedded mode: one ASGI server (daphne) on SQLite set up as embedded mode sets it (WAL), the
 in-memory channel layer, tasks on threads in the server. Services mode: PostgreSQL and Redis
@@ -107,6 +108,7 @@ class Processes:
     def __init__(self, workdir: Path, env: dict):
         self.workdir, self.env = workdir, env
         self.children: list[subprocess.Popen] = []
+        self.named: dict[str, subprocess.Popen] = {}
 
     def manage(self, *args: str) -> None:
         subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
@@ -117,6 +119,7 @@ class Processes:
         child = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log,
                                  stderr=subprocess.STDOUT)
         self.children.append(child)
+        self.named[name] = child
         return child
 
     def server(self, name: str) -> str:
@@ -134,6 +137,16 @@ class Processes:
                     log = (self.workdir / f"{name}.log").read_text(errors="replace")
                     raise SystemExit(f"{name} did not start: {exc}\n{log[-3000:]}") from exc
                 time.sleep(0.3)
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time (user + system) each child has used so far, by its log's name."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        used = {}
+        for name, child in self.named.items():
+            with open(f"/proc/{child.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            used[name] = (int(fields[11]) + int(fields[12])) / ticks
+        return used
 
     def stop(self) -> None:
         for child in self.children:
@@ -207,7 +220,8 @@ async def connect(base: str, path: str, cookie_name: str, cookie: str):
         additional_headers={"Cookie": f"{cookie_name}={cookie}", "Origin": f"http://{base}"})
 
 
-async def measure(bases: list[str], data: dict, steps: int) -> dict:
+async def measure(bases: list[str], data: dict, steps: int, cpu) -> dict:
+    """The figures; cpu(): CPU seconds used so far by each server and worker process."""
     name = data["session_cookie"]
     attendees = []
     for i, cookie in enumerate(data["attendees"]):
@@ -237,6 +251,7 @@ async def measure(bases: list[str], data: dict, steps: int) -> dict:
         await asyncio.sleep(SETTLE)
         if step == 1:
             warmup = max(arrivals) - sent
+            cpu_before, own_before = cpu(), time.process_time()
             continue
         delays += [when - sent for when in arrivals]
         fanout += [when - min(arrivals) for when in arrivals]
@@ -246,13 +261,16 @@ async def measure(bases: list[str], data: dict, steps: int) -> dict:
         for a, start in zip(attendees, marks):
             frames.append(len(a.frames) - start)
             sizes.append(sum(s for _, s, _ in a.frames[start:]))
+    cpu_after, own = cpu(), time.process_time() - own_before
+    step_cpu = {name: (cpu_after[name] - cpu_before[name]) / steps for name in cpu_after}
+    step_cpu["client (this script)"] = own / steps
     for listener in [*attendees, trainer]:
         await listener.ws.close()
         listener.task.cancel()
     return {"snapshot_bytes": snapshot_bytes, "frames": statistics.mean(frames),
             "bytes": statistics.mean(sizes), "delay": percentiles(delays),
             "fanout": percentiles(fanout), "warmup": warmup,
-            "legs": {k: percentiles(v) for k, v in legs.items()}}
+            "legs": {k: percentiles(v) for k, v in legs.items()}, "cpu": step_cpu}
 
 
 def percentiles(values: list[float]) -> dict:
@@ -280,7 +298,7 @@ def run_embedded(args) -> dict:
             procs.manage("migrate", "--noinput", "-v", "0")
             data = prepare(env, args.fixture, args.attendees)
             bases = [procs.server("asgi-1")]
-            figures = asyncio.run(measure(bases, data, args.steps))
+            figures = asyncio.run(measure(bases, data, args.steps, procs.cpu_seconds))
         finally:
             procs.stop()
     return {**figures, "join_times": data["join_times"], "servers": 1}
@@ -304,7 +322,7 @@ def run_services(args) -> dict:
                                    "--pool=solo", "--loglevel=WARNING", "--without-gossip",
                                    "--without-mingle", "-n", f"load-{os.getpid()}@%h"])
             bases = [procs.server("asgi-1"), procs.server("asgi-2")]
-            figures = asyncio.run(measure(bases, data, args.steps))
+            figures = asyncio.run(measure(bases, data, args.steps, procs.cpu_seconds))
         except Exception:
             for log in sorted(workdir.glob("*.log")):
                 print(f"--- {log.name}\n{log.read_text(errors='replace')[-6000:]}", file=sys.stderr)
@@ -332,6 +350,8 @@ def report(mode: str, args, f: dict) -> None:
                      ("  leg: trainer's frame -> attendee's frame", f["legs"]["relay"])):
         print(f"  {label} ({d['n']} samples): median {d['median'] * 1000:.0f} ms, "
               f"p95 {d['p95'] * 1000:.0f} ms, max {d['max'] * 1000:.0f} ms")
+    print("  CPU per step (ms, the measured steps' average): " + ", ".join(
+        f"{name} {seconds * 1000:.0f}" for name, seconds in f["cpu"].items()))
     print("  target: p95 of the step -> frame delay <= 300 ms")
 
 

@@ -93,7 +93,7 @@ def _out_of_range(row: KubeObject) -> str:
     """A message if a computed column does not fit the database's 64-bit integers."""
     for field in row._meta.concrete_fields:
         integer = field.get_internal_type() in ("BigIntegerField", "IntegerField")
-        if integer and not field.primary_key:
+        if integer and not (field.primary_key or field.generated):  # the database's own
             value = getattr(row, field.attname)
             if value is not None and not INT64_MIN <= value <= INT64_MAX:
                 return (f"{_label(row.get_kind(), row.manifest)}: {field.name} would be {value}, "

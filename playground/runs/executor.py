@@ -120,9 +120,10 @@ def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = 
     for delay in (*RECONNECT_DELAYS, None):
         try:
             with heartbeat(run_id, holder):
-                return _advance_held(run_id, holder, target)
+                return _advance_held(run_id, holder, target, run)
         except Exception as exc:  # the engine's or the database's
             sessions.discard(run_id)
+            run = None  # read again, from what committed
             if not connection_lost(exc):
                 _fail(run_id, holder, exc)
                 return {"run": run_id, "status": Run.FAILED, "error": str(exc)}
@@ -137,9 +138,11 @@ def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = 
     raise AssertionError("unreachable: the last delay returns")
 
 
-def _advance_held(run_id: int, holder: str, target: int | None) -> dict:
-    """Advance the run whose lease this execution holds, from what is stored."""
-    run = Run.objects.get(pk=run_id)
+def _advance_held(run_id: int, holder: str, target: int | None, run: Run | None) -> dict:
+    """Advance the run whose lease this execution holds, from what is stored (`run`: the row
+    as the claim left it; None: read it)."""
+    if run is None:
+        run = Run.objects.get(pk=run_id)
     if run.lock_token != holder:  # taken over while we were away
         return {"run": run_id, "skipped": True}
     if target is not None and run.cycle_count >= target:  # a retry of a step that was done

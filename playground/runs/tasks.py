@@ -16,7 +16,7 @@ import time
 
 from celery import shared_task
 from celery.signals import worker_ready
-from django.db import connection
+from django.db import close_old_connections, connection
 
 from playground import tasking
 from playground.runs import executor, services
@@ -83,5 +83,6 @@ def _recovery_loop() -> None:
             services.recover_stale_runs()
         except Exception:  # the database is away: the next round tries again
             logger.warning("run recovery round failed", exc_info=True)
-        finally:
             connection.close()
+        finally:
+            close_old_connections()  # kept while usable (playground.celery)
