@@ -12,13 +12,13 @@ import inspect
 from dataclasses import dataclass, field
 
 from .config_decode import ARGS_FIELDS, SCHEME, DecodingError, strict_decoding_errors
+from .config_gotypes import decoding_type_error
 from .errors import ConfigError, duplicate, invalid, required
 from .features import DEFAULT_GATES, FeatureGates
 from .framework.interfaces import EXTENSION_POINTS
 from .framework.registry import Registry
 from .plugins import names
 from .plugins.registry import default_registry
-from .schema import CONFIGURATION, type_errors
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
@@ -233,14 +233,14 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     """
     registry = registry or default_registry(features=features)
     raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
-    # The strict decoder refuses a field of the wrong type before any validation runs.
-    errors = [f"{path}: {message}" for path, message in type_errors(raw, CONFIGURATION)]
-    if errors:
-        raise ConfigError(errors, file=file)
     if raw.get("apiVersion", API_VERSION) != API_VERSION:
         raise ConfigError(f'no kind "KubeSchedulerConfiguration" is registered for version '
                           f'"{raw.get("apiVersion")}" in scheme "{SCHEME}"'
                           f"{_dropped_version_hint(raw)}", file=file)
+    # A field of the wrong type fails the decoding before its strict errors are looked at.
+    wrong_type = decoding_type_error(raw)
+    if wrong_type:
+        raise ConfigError(wrong_type, file=file)
     try:
         decoding = strict_decoding_errors(raw, duplicates, args_fields=_args_fields(registry))
     except DecodingError as exc:
@@ -248,6 +248,7 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     if decoding:
         raise ConfigError(decoding, file=file)
     dropped = _drop_removed_plugins(raw, file) if drop_removed else []
+    errors: list[str] = []
     cfg = Configuration(
         warnings=dropped,
         profiles=[],

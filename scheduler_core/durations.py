@@ -38,14 +38,27 @@ def parse_go_duration(text: str) -> float:
 
 
 def go_duration(seconds: float) -> str:
-    """time.Duration's String() for whole and fractional seconds: 10s, 1m30s, 500ms."""
-    if seconds < 1:
-        return f"{round(seconds * 1000)}ms" if seconds else "0s"
-    minutes, secs = divmod(seconds, 60)
-    hours, minutes = divmod(int(minutes), 60)
-    sec_text = f"{secs:g}s"
-    if hours:
-        return f"{hours}h{minutes}m{sec_text}"
+    """time.Duration's String(): "0s", "1.5µs", "500ms", "1.5s", "1m30s", "1h0m0s", "-1m0s"
+    (a whole number of nanoseconds; the fraction without trailing zeros)."""
+    nanos = round(seconds * 1e9)
+    if nanos == 0:
+        return "0s"
+    sign, u = ("-" if nanos < 0 else ""), abs(nanos)
+    if u < 10**9:
+        for limit, digits, unit in ((10**3, 0, "ns"), (10**6, 3, "\u00b5s"), (10**9, 6, "ms")):
+            if u < limit:
+                return sign + _fraction(u, digits) + unit
+    text = _fraction(u % (60 * 10**9), 9) + "s"
+    minutes = u // (60 * 10**9)
     if minutes:
-        return f"{minutes}m{sec_text}"
-    return sec_text
+        text = f"{minutes % 60}m" + text
+        if minutes >= 60:
+            text = f"{minutes // 60}h" + text
+    return sign + text
+
+
+def _fraction(value: int, digits: int) -> str:
+    """fmtFrac then fmtInt: value / 10**digits with its fraction's trailing zeros dropped."""
+    whole, frac = divmod(value, 10**digits)
+    frac_text = f"{frac:0{digits}d}".rstrip("0") if digits else ""
+    return f"{whole}.{frac_text}" if frac_text else str(whole)

@@ -26,7 +26,14 @@ class ConfigError(InputError):
         super().__init__(f"invalid KubeSchedulerConfiguration: {text}", file=file)
 
 
+class Printed(str):
+    """A value a field error prints as it is: a fmt.Stringer's String() (a metav1.Duration
+    prints as "1m0s", unquoted)."""
+
+
 def _go_value(value) -> str:
+    if isinstance(value, Printed):
+        return str(value)
     if isinstance(value, str):
         return json.dumps(value)
     if value is None:

@@ -185,36 +185,6 @@ KINDS = {
         jobTemplate=obj(metadata=OBJECT_META, spec=WORKLOAD_SPEC))),
 }
 
-_PLUGIN_LIST = obj(enabled=array(obj(name=STRING, weight=INTEGER)),
-                   disabled=array(obj(name=STRING, weight=INTEGER)))
-_EXTENSION_POINTS = ("multiPoint", "preEnqueue", "queueSort", "preFilter", "filter",
-                     "postFilter", "preScore", "score", "reserve", "permit", "preBind", "bind",
-                     "postBind")
-PLUGIN_ARGS = obj(
-    defaultConstraints=array(TOPOLOGY_SPREAD_CONSTRAINT), defaultingType=STRING,
-    addedAffinity=NODE_AFFINITY, hardPodAffinityWeight=INTEGER,
-    ignorePreferredTermsOfExistingPods=BOOLEAN, ignoredResources=STRINGS,
-    ignoredResourceGroups=STRINGS, minCandidateNodesPercentage=INTEGER,
-    minCandidateNodesAbsolute=INTEGER, bindTimeoutSeconds=INTEGER,
-    shape=array(obj(utilization=INTEGER, score=INTEGER)),
-    scoringStrategy=obj(type=STRING, resources=array(obj(name=STRING, weight=INTEGER)),
-                        requestedToCapacityRatio=obj(
-                            shape=array(obj(utilization=INTEGER, score=INTEGER)))),
-)
-CONFIGURATION = obj(
-    apiVersion=STRING, kind=STRING, parallelism=INTEGER, percentageOfNodesToScore=INTEGER,
-    podInitialBackoffSeconds=INTEGER, podMaxBackoffSeconds=INTEGER,
-    profiles=array(obj(schedulerName=STRING, percentageOfNodesToScore=INTEGER,
-                       plugins=obj(**{point: _PLUGIN_LIST for point in _EXTENSION_POINTS}),
-                       pluginConfig=array(obj(name=STRING, args=PLUGIN_ARGS)))),
-    extenders=array(obj(urlPrefix=STRING, filterVerb=STRING, preemptVerb=STRING,
-                        prioritizeVerb=STRING, bindVerb=STRING, weight=INTEGER,
-                        enableHTTPS=BOOLEAN, nodeCacheCapable=BOOLEAN,
-                        ignorable=BOOLEAN,
-                        managedResources=array(obj(name=STRING, ignoredByScheduler=BOOLEAN)))),
-)
-
-
 # The kinds of the types JSON and YAML readers give, looked up before the general rules.
 _KIND_OF_TYPE = {str: STRING, int: INTEGER, float: NUMBER, bool: "boolean", dict: "object",
                  list: "array", type(None): "null"}

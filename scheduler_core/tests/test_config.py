@@ -63,15 +63,18 @@ def test_plugin_enabled_at_a_point_it_does_not_implement():
         'profiles[0]: plugin "Scorer" does not extend FilterPlugin plugin']
 
 
+# NewFramework's "total score of Score plugins could overflow" cannot be reached from a file:
+# a weight is an int32 there, and the decoder refuses one it cannot hold first.
 @pytest.mark.parametrize("weights", [
-    pytest.param([2**62, 2**62], id="two weights that overflow together"),
-    pytest.param([2**63 // 100 + 1], id="one weight that overflows alone"),
+    pytest.param([2**62, 2**62], id="two weights that would overflow together"),
+    pytest.param([2**63 // 100 + 1], id="one weight that would overflow alone"),
 ])
-def test_score_weights_that_could_overflow(weights):
+def test_score_weights_beyond_int32_fail_the_decoding(weights):
     plugins = [SCORER, SCORER2][:len(weights)]
     enabled = [(p.NAME, w) for p, w in zip(plugins, weights)]
     assert errors_of(configuration(profile(*enabled)), *plugins) == [
-        "profiles[0]: total score of Score plugins could overflow"]
+        f"json: cannot unmarshal number {weights[0]} into Go struct field "
+        "Plugin.profiles.plugins.multiPoint.enabled.weight of type int32"]
 
 
 @pytest.mark.parametrize("raw,want", [

@@ -10,10 +10,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scheduler_core.config_gotypes import CONFIGURATION
 from scheduler_core.errors import InputError
 from scheduler_core.loader import load_documents
 from scheduler_core.safe_read import read_documents
-from scheduler_core.schema import CONFIGURATION, KINDS
+from scheduler_core.schema import KINDS
 from scheduler_core.testing import make_node, make_pod
 
 SPREAD = {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
@@ -50,6 +51,16 @@ TEMPLATES = [
 
 
 def _field_names(spec, out: set[str]) -> set[str]:
+    """The field names of a schema spec (scheduler_core.schema) or a Go type
+    (scheduler_core.config_gotypes)."""
+    go_fields = getattr(spec, "fields", None)
+    if go_fields is not None:
+        for name, sub in go_fields.items():
+            out.add(name)
+            _field_names(sub, out)
+    for sub in (getattr(spec, "item", None), getattr(spec, "value", None)):
+        if sub is not None and not isinstance(spec, dict):
+            _field_names(sub, out)
     if isinstance(spec, dict):
         for name, sub in spec.get("fields", {}).items():
             out.add(name)

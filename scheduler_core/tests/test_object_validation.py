@@ -2,8 +2,7 @@
 each case is an object and the (field path, message start) of every error it must get."""
 import pytest
 
-from scheduler_core.config import parse_configuration
-from scheduler_core.errors import ConfigError, InputError
+from scheduler_core.errors import InputError
 from scheduler_core.loader import load_documents
 from scheduler_core.object_validation import validate_object
 from scheduler_core.testing import make_node, make_pod
@@ -153,18 +152,3 @@ def test_the_loader_names_file_document_object_and_every_field():
 def test_a_kind_of_the_wrong_type_is_refused():
     with pytest.raises(InputError, match='field kind: Invalid value: "number"'):
         load_documents([("in.yaml", [{"kind": 5, "metadata": {"name": "x"}}])])
-
-
-@pytest.mark.parametrize("config,want", [
-    ({"profiles": 5}, 'profiles: Invalid value: "integer": profiles in body must be of type '
-                      'array: "integer"'),
-    ({"profiles": [{"plugins": "all"}]}, 'profiles[0].plugins: Invalid value: "string"'),
-    ({"profiles": [{"pluginConfig": [{"name": "PodTopologySpread",
-                                      "args": {"defaultConstraints": "x"}}]}]},
-     "profiles[0].pluginConfig[0].args.defaultConstraints: Invalid value"),
-])
-def test_configuration_fields_of_the_wrong_type(config, want):
-    with pytest.raises(ConfigError) as caught:
-        parse_configuration({"apiVersion": "kubescheduler.config.k8s.io/v1",
-                             "kind": "KubeSchedulerConfiguration", **config})
-    assert caught.value.errors[0].startswith(want)

@@ -72,7 +72,8 @@ def test_rejected_nodes_count_as_processed_for_the_next_start():
 
 @pytest.mark.parametrize("seconds,want", [
     (10, "10s"), (900, "15m0s"), (90, "1m30s"), (0.5, "500ms"), (3600, "1h0m0s"), (0, "0s"),
-    (1.5, "1.5s"),
+    (1.5, "1.5s"), (-60, "-1m0s"), (0.0015, "1.5ms"), (2.5e-6, "2.5\u00b5s"), (5e-9, "5ns"),
+    (93784.5, "26h3m4.5s"),
 ])
 def test_go_duration(seconds, want):
     assert go_duration(seconds) == want

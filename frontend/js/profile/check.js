@@ -54,7 +54,7 @@ export function showErrors(messages, source) {
   const counts = {};
   const general = [];
   for (const message of messages) {
-    const field = fieldFor(messagePath(message), message);
+    const field = fieldFor(messagePath(message, s.config), message);
     if (!field) {
       general.push(message);
       continue;
@@ -76,7 +76,7 @@ export function showErrors(messages, source) {
   }
   // The same messages as lint markers on the YAML lines their field paths point at.
   if (s.editor && !s.yamlError) {
-    s.editor.setProblems(messages.map((m) => ({ line: pathToLine(s.editor.value, messagePath(m)), message: m })));
+    s.editor.setProblems(messages.map((m) => ({ line: pathToLine(s.editor.value, messagePath(m, s.config)), message: m })));
   }
   if (source === "save") {
     $("#errors").textContent = messages.length ? `kube-scheduler rejected the profile:\n${messages.join("\n")}` : "";

@@ -5,8 +5,14 @@ import { clone, tidy } from "../config-model.js";
 
 export const TABS = ["plugins", "args", "general", "yaml"];
 
-/** "profiles[0].plugins.score.enabled[1].weight: Invalid value: ..." -> its field path. */
-export function messagePath(message) {
+/**
+ * "profiles[0].plugins.score.enabled[1].weight: Invalid value: ..." -> its field path. Go's
+ * "cannot unmarshal" names the path without list indexes: `config` (the document checked)
+ * gives them back.
+ */
+export function messagePath(message, config) {
+  const typed = unmarshalPath(message, config);
+  if (typed !== null) return typed;
   const strict = strictDecodingPath(message);
   if (strict !== null) return strict;
   const m = /^([A-Za-z0-9_.[\]*-]+?)(?:: )/.exec(message);
@@ -27,6 +33,47 @@ function strictDecodingPath(message) {
   const rest = message.slice(first.index + first[0].length);
   const inner = /^[^,]*?unknown field "([^"]+)"/.exec(rest);
   return inner ? `${first[2]}.args.${inner[1]}` : `${first[2]}.args`;
+}
+
+function kindOf(value) {
+  if (Array.isArray(value)) return "array";
+  return value === null ? "null" : { boolean: "bool" }[typeof value] || typeof value;
+}
+
+/**
+ * The indexed path of the first value along `keys` under `value` that `wrong` picks (the
+ * decoder reports the first in document order), or null.
+ */
+function firstWrong(value, keys, wrong, path) {
+  if (!keys.length) return wrong(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = firstWrong(value[i], keys, wrong, `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (!value || typeof value !== "object" || !(keys[0] in value)) return null;
+  return firstWrong(value[keys[0]], keys.slice(1), wrong, path ? `${path}.${keys[0]}` : keys[0]);
+}
+
+/**
+ * "json: cannot unmarshal string into Go struct field Plugin.profiles.plugins.score.enabled.weight
+ * of type int32" (after "decoding .profiles[0].pluginConfig[1]: " for args) -> the indexed path
+ * of that value in `config`: the first one along the path of the kind it names ("number 50.5":
+ * that number). "" when config cannot tell; null when the message is not one.
+ */
+function unmarshalPath(message, config) {
+  const m = /cannot unmarshal (\w+)(?: (\S+))? into Go (?:struct field \w+\.([\w.]+)|value) of type/.exec(message);
+  if (!m) return null;
+  const wrong = (v) => kindOf(v) === m[1] && (m[2] === undefined || String(v) === m[2]);
+  const entry = /^decoding \.(profiles\[(\d+)\]\.pluginConfig\[(\d+)\])/.exec(message);
+  if (entry) {
+    const args = config?.profiles?.[entry[2]]?.pluginConfig?.[entry[3]]?.args;
+    const found = m[3] && args !== undefined ? firstWrong(args, m[3].split("."), wrong, "") : null;
+    return found === null ? `${entry[1]}.args` : `${entry[1]}.args.${found}`;
+  }
+  return (m[3] && config ? firstWrong(config, m[3].split("."), wrong, "") : null) ?? "";
 }
 
 export function setDeep(obj, key, value) {

@@ -28,6 +28,27 @@ test("a strict decoding error points at the first field it names", () => {
   "apiVersion");
 });
 
+test("Go's cannot-unmarshal message points at the first value of the wrong kind, indexes put back", () => {
+  const config = { profiles: [
+    { plugins: { score: { enabled: [{ name: "A", weight: 1 }, { name: "B", weight: "2" }] } } },
+    { plugins: { score: { enabled: [{ name: "C", weight: "3" }] } } }] };
+  assert.equal(messagePath("json: cannot unmarshal string into Go struct field "
+    + "Plugin.profiles.plugins.score.enabled.weight of type int32", config),
+  "profiles[0].plugins.score.enabled[1].weight");
+  assert.equal(messagePath("json: cannot unmarshal number 50.5 into Go struct field "
+    + "KubeSchedulerConfiguration.percentageOfNodesToScore of type int32", { percentageOfNodesToScore: 50.5 }),
+  "percentageOfNodesToScore");
+  assert.equal(messagePath("json: cannot unmarshal string into Go struct field "
+    + "KubeSchedulerConfiguration.profiles of type []v1.KubeSchedulerProfile", { profiles: "x" }), "profiles");
+  const args = { profiles: [{ pluginConfig: [{ name: "NodeResourcesFit" }, { name: "InterPodAffinity",
+    args: { hardPodAffinityWeight: "5" } }] }] };
+  assert.equal(messagePath("decoding .profiles[0].pluginConfig[1]: decoding args for plugin InterPodAffinity: "
+    + "json: cannot unmarshal string into Go struct field InterPodAffinityArgs.hardPodAffinityWeight of type int32", args),
+  "profiles[0].pluginConfig[1].args.hardPodAffinityWeight");
+  assert.equal(messagePath("decoding .profiles[0].pluginConfig[1]: decoding args for plugin DynamicResources: "
+    + "json: cannot unmarshal number into Go value of type string", args), "profiles[0].pluginConfig[1].args");
+});
+
 test("deep keys are set, removed with undefined, and read back", () => {
   const args = {};
   setDeep(args, "scoringStrategy.type", "MostAllocated");

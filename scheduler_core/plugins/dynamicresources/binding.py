@@ -10,7 +10,7 @@ timeout, and PreBind ends then as Go's does ("device binding timeout").
 """
 from __future__ import annotations
 
-from .args import parse_duration
+from ...durations import parse_go_duration
 
 DEFAULT_TIMEOUT_SECONDS = 600
 
@@ -66,4 +66,4 @@ def ready(claim: dict) -> bool:
 def timeout_seconds(args: dict) -> float:
     """DynamicResourcesArgs.bindingTimeout in seconds, the default when unset."""
     text = (args or {}).get("bindingTimeout")
-    return DEFAULT_TIMEOUT_SECONDS if text is None else parse_duration(text)
+    return DEFAULT_TIMEOUT_SECONDS if text is None else parse_go_duration(text)
