@@ -23,7 +23,12 @@ from .plugins.dynamicresources import objects as dra
 from .plugins.dynamicresources import taint_rules
 from .plugins.dynamicresources import versions as dra_versions
 from .plugins.gangscheduling import objects as workload_api
-from .release_input import dropped_dra_fields, gated_paths, unhonoured_fields
+from .release_input import (
+    dropped_dra_fields,
+    gated_paths,
+    skipped_kind,
+    unhonoured_fields,
+)
 from .safe_read import Duplicate, read_with_duplicates
 from .simulator_export import is_simulator_export, simulator_export_objects
 from .warninglog import WarningLog
@@ -39,9 +44,6 @@ CONFIG_KIND = "KubeSchedulerConfiguration"
 TIMELINE_KIND = "Timeline"      # the playground's own kind: docs/TIMELINE.md
 EXTRA_KINDS = ("PodGroup", "Service", "CSIDriver", "CSIStorageCapacity", "ElasticQuota",
                "LimitRange", *workload_api.KINDS, taint_rules.KIND)
-# Kinds served only under some releases and gates: each module's admit(obj, gates, where)
-# refuses an unserved version and says why an object the run does not honour is skipped.
-GATED_KINDS = (workload_api, taint_rules)
 DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
 
 
@@ -186,15 +188,13 @@ class _Builder:
             problems = workload_problems(obj)
         if problems:
             raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
-        gated = next((m for m in GATED_KINDS if m.handles(obj)), None)
-        if gated is not None:
-            try:
-                skipped = gated.admit(obj, self.cluster.features, f"{where}: {label}")
-            except InputError as exc:
-                raise InputError(exc.message, file=path, obj=exc.obj, field=exc.field) from exc
-            if skipped:
-                self.cluster.warnings.warn(path, where, label, skipped)
-                return
+        try:
+            skipped = skipped_kind(obj, self.cluster.features, f"{where}: {label}")
+        except InputError as exc:
+            raise InputError(exc.message, file=path, obj=exc.obj, field=exc.field) from exc
+        if skipped:
+            self.cluster.warnings.warn(path, where, label, skipped)
+            return
         for field_path, detail in unhonoured_fields(obj, self.cluster.features):
             self.cluster.warnings.field(path, where, label, field_path, detail)
         if kind in dra.HANDLERS:

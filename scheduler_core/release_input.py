@@ -15,7 +15,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .features import FeatureGates, spec_at
+from .plugins.dynamicresources import taint_rules
 from .plugins.dynamicresources.gated import disabled_fields, drop
+from .plugins.gangscheduling import objects as workload_api
 
 
 @dataclass(frozen=True)
@@ -130,3 +132,16 @@ def dropped_dra_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, st
         drop(places)
         more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
         yield places[0][0], gate_off_detail(row.what, row.gate, gates) + more
+
+
+# Kinds served only under some releases and gates: each module's admit(obj, gates, where)
+# refuses an unserved version (InputError) and says why an object the run does not honour is
+# skipped ('' when it is kept).
+GATED_KINDS = (workload_api, taint_rules)
+
+
+def skipped_kind(obj: dict, gates: FeatureGates, where: str) -> str:
+    """Why the release and gates leave obj out of the run ('' when it is kept); InputError
+    for a version the release does not serve."""
+    gated = next((m for m in GATED_KINDS if m.handles(obj)), None)
+    return "" if gated is None else gated.admit(obj, gates, where)

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import copy
 
+from ..errors import InputError
 from ..labels import LabelSelector
 from ..limit_ranger import Forbidden
+from ..release_input import skipped_kind
 from ..workloads.manager import CONTROLLERS
 from ..workloads.naming import controller_of
-from ..workloads.pods import is_active, namespace_of
+from ..workloads.pods import is_active, name_of, namespace_of
 from .document import object_key
 from .informer import virtual_timestamp
 
@@ -141,9 +143,21 @@ def scale(life, step) -> str:
     return "Scale"
 
 
+def _check_gated(life, obj: dict) -> None:
+    """A Workload API object or a DeviceTaintRule the run's release and gates leave out is
+    skipped, as the loader skips it."""
+    try:
+        reason = skipped_kind(obj, life.s.features, f"{obj['kind']} {name_of(obj)}")
+    except InputError as exc:
+        raise StepSkipped(str(exc)) from None
+    if reason:
+        raise StepSkipped(reason)
+
+
 def create(life, step) -> str:
     obj = copy.deepcopy(step.fields["object"])
     kind = obj["kind"]
+    _check_gated(life, obj)
     if kind == "Node":
         life.informer.add_node(obj)
         life.taints.node_changed(obj)
@@ -167,6 +181,7 @@ def create(life, step) -> str:
 def update(life, step) -> str:
     obj = copy.deepcopy(step.fields["object"])
     kind, namespace, name = object_key(obj)
+    _check_gated(life, obj)
     if kind == "Node":
         _node(life, name)
         return _update_node(life, obj)

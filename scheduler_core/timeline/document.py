@@ -21,7 +21,7 @@ SCALABLE = ("Deployment", "ReplicaSet", "StatefulSet")
 # What a step may create, update or delete (besides workloads).
 OBJECT_KINDS = ("Node", "Pod", "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
                 "CSINode", "PodGroup", "PriorityClass", "Namespace", "PodDisruptionBudget",
-                "Service") + WORKLOAD_KINDS
+                "Service", "Workload", "DeviceTaintRule") + WORKLOAD_KINDS
 # action -> the fields it requires.
 ACTIONS = {
     "Create": ("object",),

@@ -18,7 +18,11 @@ from ..workloads.pods import name_of, namespace_of
 
 # Kinds whose add or update kube-scheduler turns into a cluster event, by the event's prefix.
 OBJECT_EVENTS = {"PersistentVolume": "Pv", "PersistentVolumeClaim": "Pvc",
-                 "StorageClass": "StorageClass", "CSINode": "CSINode", "PodGroup": "PodGroup"}
+                 "StorageClass": "StorageClass", "CSINode": "CSINode", "PodGroup": "PodGroup",
+                 "Workload": "Workload"}
+# The ResourceSlice tracker turns a DeviceTaintRule's change into updates of the slices it
+# patches: that is the event the scheduler's queue sees.
+FIXED_EVENTS = {"DeviceTaintRule": "ResourceSliceUpdate"}
 POD_GC_REASON = "deleted with its node"
 
 
@@ -191,6 +195,8 @@ class Informer:
         prefix = OBJECT_EVENTS.get(kind)
         if prefix:
             self._event(prefix + ("Add" if created else "Update"), old=old, new=obj)
+        elif kind in FIXED_EVENTS:
+            self._event(FIXED_EVENTS[kind], old=old, new=obj)
 
     def find_object(self, kind: str, namespace: str, name: str) -> dict | None:
         objects = self.s.cluster.objects

@@ -97,7 +97,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         list changes."""
         slices = self._objects.resource_slices
         rules = self._objects.extra.get(taint_rules.KIND) or []
-        key = (id(slices), len(slices), id(rules), len(rules))
+        key = (id(slices), len(slices), *map(id, rules))   # a rule updated is a new object
         if self._patched[0] != key:
             self._patched = (key, taint_rules.apply_rules(slices, rules))
         return self._patched[1]

@@ -158,3 +158,20 @@ def test_v134_class_and_cel_selectors_are_not_modelled_and_the_rule_is_skipped(t
     assert out.scheduler.bindings["default/p"] == "node-1"
     assert any("field spec.deviceSelector.deviceClassName" in w
                for w in out.scheduler.warnings.to_list())
+
+
+def test_a_rule_updated_by_a_timeline_is_a_slice_update_for_the_queue(tmp_path):
+    """The tracker re-patches the slices when a rule changes: the pod the rule kept off its
+    device is retried and gets it once the rule selects another device."""
+    moved = _broken_rule()
+    moved["spec"]["deviceSelector"]["device"] = "gpu-9"
+    path = _cluster(tmp_path, _broken_rule())
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("---\n" + yaml.safe_dump({
+            "apiVersion": "playground.k8s.local/v1", "kind": "Timeline",
+            "metadata": {"name": "t"},
+            "spec": {"steps": [{"at": 30, "action": "Update", "object": moved}]}}))
+    out = simulate([path], seed=1)
+    assert out.scheduler.bindings["default/p"] == "node-1"
+    cycles = out.to_json()["cycles"]
+    assert [c["time"] for c in cycles] == [0.0, 30.0]

@@ -6,6 +6,7 @@ spec.schedulingGroup: Test_isSchedulableAfterPodAdded, Test_isSchedulableAfterPo
 TestGangSchedulingFlow), v1.37's Permit message and isSchedulableAfterPodGroupUpdated
 (gangscheduling.go), then runs through the scheduler per release and gate."""
 import pytest
+import yaml
 
 from scheduler_core.errors import InputError
 from scheduler_core.features import feature_gates
@@ -376,3 +377,35 @@ def test_the_default_profile_has_gang_scheduling_only_with_its_gate():
     on = [n for n, _ in default_multi_point(feature_gates("1.37", GANG_ON))]
     off = [n for n, _ in default_multi_point(feature_gates("1.37"))]
     assert on[-1] == "GangScheduling" and "GangScheduling" not in off
+
+
+def _timeline(*steps) -> str:
+    return "\n---\n" + yaml.safe_dump({"apiVersion": "playground.k8s.local/v1",
+                                       "kind": "Timeline", "metadata": {"name": "t"},
+                                       "spec": {"steps": list(steps)}})
+
+
+def _without_group(text: str) -> tuple[str, dict]:
+    """The v1.37 cluster with its PodGroup document taken out (returned apart)."""
+    docs = list(yaml.safe_load_all(text))
+    group = next(d for d in docs if d and d["kind"] == "PodGroup")
+    rest = [d for d in docs if d is not group and d]
+    return yaml.safe_dump_all(rest), group
+
+
+def test_a_pod_group_created_later_lets_its_waiting_gang_in(tmp_path):
+    """isSchedulableAfterPodGroupAdded through a timeline: the gated members retry
+    PreEnqueue on the PodGroupAdd event and the gang binds."""
+    text, group = _without_group(_cluster("1.37", 2, 2, "100m"))
+    result = _run(tmp_path, text + _timeline({"at": 30, "action": "Create", "object": group}),
+                  "1.37")
+    assert all(result.scheduler.bindings.values())
+    assert {c["time"] for c in result.to_json()["cycles"]} == {30.0}
+
+
+def test_a_pod_group_created_later_with_the_gate_off_is_a_skipped_step(tmp_path):
+    text, group = _without_group(_cluster("1.37", 2, 2, "100m"))
+    result = _run(tmp_path, text + _timeline({"at": 30, "action": "Create", "object": group}),
+                  "1.37", gates="")
+    (step,) = result.scheduler.life.to_json()["steps"]
+    assert step["outcome"].startswith("skipped: the Workload API is not served")
