@@ -409,3 +409,44 @@ def test_a_pod_group_created_later_with_the_gate_off_is_a_skipped_step(tmp_path)
                   "1.37", gates="")
     (step,) = result.scheduler.life.to_json()["steps"]
     assert step["outcome"].startswith("skipped: the Workload API is not served")
+
+
+def test_v135_a_pod_group_the_workload_lacks_keeps_the_pod_out_and_fails_permit():
+    """PreEnqueue and Permit of gangscheduling.go (v1.35) for a podGroup name the Workload
+    does not list."""
+    pod = ref_pod("p1", "ns1", "gang-wl", "pg9")
+    handle = handle_at("1.35", {"Workload": V135_WORKLOADS})
+    handle.pending_pods = [pod]
+    plugin = new({}, handle)
+    status = plugin.pre_enqueue(pod)
+    assert (status.code, status.message()) == (
+        Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+        'pod group "pg9" doesn\'t exist for a workload "gang-wl"')
+    status, _ = plugin.permit(None, pod, "some-node")
+    assert (status.code, status.message()) == (
+        Code.ERROR, 'pod group "pg9" doesn\'t exist for a workload "gang-wl"')
+
+
+def test_a_pod_group_gone_at_permit_is_an_error_that_retries_the_pod():
+    pod = V136["p1"]
+    handle = handle_at("1.36")
+    plugin = new({}, handle)
+    status, _ = plugin.permit(None, pod, "some-node")
+    assert (status.code, status.message()) == (
+        Code.ERROR, 'failed to get podGroup ns1/pg1: podgroup.scheduling.k8s.io "pg1" not found')
+
+
+def test_v134_does_not_know_the_plugin_and_refuses_a_profile_naming_it(tmp_path):
+    """NewInTreeRegistry has GangScheduling from v1.35 on; NewFramework names the first
+    extension point it looks up (PreFilter) for a plugin the registry lacks."""
+    config = tmp_path / "ksc.yaml"
+    config.write_text(yaml.safe_dump({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"schedulerName": "default-scheduler",
+                      "plugins": {"multiPoint": {"enabled": [{"name": "GangScheduling"}]}}}]}))
+    path = tmp_path / "c.yaml"
+    path.write_text(NODES)
+    with pytest.raises(InputError, match=r'PreFilterPlugin "GangScheduling" does not exist'):
+        simulate([str(path)], config_file=str(config), features=feature_gates("1.34"))
+    done = simulate([str(path)], config_file=str(config), features=feature_gates("1.35"))
+    assert done.scheduler.warnings.to_list() == []
