@@ -5,7 +5,9 @@ runtime; with no observer the recorder is None and nothing is recorded.
 """
 from __future__ import annotations
 
+import functools
 import json
+import os
 from array import array
 
 import numpy as np
@@ -15,7 +17,7 @@ from .tracecols import (
     ScoreColumns,
     Tables,
     TotalColumns,
-    dump_at,
+    dump_bytes,
     status_entry,
 )
 from .tracedetail import compact_candidates, compact_size, expand, expanded
@@ -242,19 +244,32 @@ class TraceRecorder(CycleRecorder):
 
     def pretty(self, indent: int) -> str:
         """The cycle as json.dumps(..., indent=2) prints it `indent` spaces deep in a document."""
-        pad = " " * (indent + 2)
-        parts = []
+        return b"".join(self.chunks(indent)).decode()
+
+    def chunks(self, indent: int) -> list[bytes]:
+        """pretty's text in pieces, ASCII bytes (joined once, by whoever writes them)."""
+        tables, depth = self.tables, indent + 2
+        parts = [b"{\n"]
         for key, value in self._data.items():
+            parts.append(_key_text(key, depth))
             if key == "filter":
-                text = self._filter.text(self.tables, indent + 2)
+                parts += self._filter.chunks(tables, depth)
             elif key == "score":
-                text = self._score.text(self.tables, indent + 2)
+                parts += self._score.chunks(tables, depth)
             elif key == "totalScore":
-                text = self._totals.text(self.tables, indent + 2) if self._totals else "{}"
+                parts += self._totals.chunks(tables, depth) if self._totals else [b"{}"]
+            elif key == "preemption":
+                parts.append(dump_bytes(expanded(value), depth))
             else:
-                text = dump_at(expanded(value) if key == "preemption" else value, indent + 2)
-            parts.append(f"{pad}{json.dumps(key)}: {text}")
-        return "{\n" + ",\n".join(parts) + "\n" + " " * indent + "}"
+                parts.append(tables.dumped(value, depth))
+            parts.append(b",\n")
+        parts[-1] = b"\n" + b" " * indent + b"}"
+        return parts
+
+
+@functools.cache
+def _key_text(key: str, depth: int) -> bytes:
+    return f"{' ' * depth}{json.dumps(key)}: ".encode()
 
 
 class TraceObserver(Observer):
@@ -273,15 +288,36 @@ class TraceObserver(Observer):
         return [c.data for c in self.cycles]
 
     def write_json(self, out, head: dict) -> None:
-        """json.dump({**head, "cycles": [...]}, indent=2) written one cycle at a time."""
+        """json.dump({**head, "cycles": [...]}, indent=2) written one cycle at a time (as
+        bytes to the stream under a UTF-8 text stream, with no encoding per cycle)."""
         text = json.dumps({**head, "cycles": []}, indent=2)
         if not self.cycles:
             out.write(text)
             return
         out.write(text[: text.rindex("[]")] + "[")
+        binary = _bytes_under(out)
         for i, rec in enumerate(self.cycles):
-            out.write(("," if i else "") + "\n    " + rec.pretty(4))
+            parts = rec.chunks(4)
+            parts[0] = b",\n    {\n" if i else b"\n    {\n"
+            if binary is None:
+                out.write(b"".join(parts).decode())
+            else:
+                binary.writelines(parts)
+        if binary is not None:
+            binary.flush()
         out.write("\n  ]\n}")
+
+
+def _bytes_under(out):
+    """The byte stream under a text stream that writes ASCII as it is (UTF-8 or ASCII, no
+    newline translation), flushed so that bytes written to it come after the text; else
+    None."""
+    buffer = getattr(out, "buffer", None)
+    encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    if buffer is None or encoding not in ("utf8", "ascii", "usascii") or os.linesep != "\n":
+        return None
+    out.flush()
+    return buffer
 
 
 class OutcomeRecorder(CycleRecorder):

@@ -13,6 +13,7 @@ from array import array
 from operator import add, attrgetter
 
 import numpy as np
+import orjson
 
 _NAME = attrgetter("name")
 
@@ -24,6 +25,11 @@ def shift(text: str, depth: int) -> str:
 
 def dump_at(value, depth: int) -> str:
     return shift(json.dumps(value, indent=2), depth)
+
+
+def dump_bytes(value, depth: int) -> bytes:
+    """dump_at as bytes (json.dumps escapes every non-ASCII character: the text is ASCII)."""
+    return dump_at(value, depth).encode()
 
 
 def column_bytes(values) -> int:
@@ -72,6 +78,43 @@ def _narrowed(column: array) -> array:
     return _int_column_of_array(np.frombuffer(column, np.int32))
 
 
+def _ints(column) -> np.ndarray | None:
+    """An integer column (array) as int64 numpy, None for a plain list (other values)."""
+    if not isinstance(column, array):
+        return None
+    return np.frombuffer(column, np.dtype(column.typecode)).astype(np.int64)
+
+
+def map_chunks(tables: Tables, kind: tuple, make, ids: np.ndarray, keys: np.ndarray,
+               depth: int) -> list[bytes]:
+    """A JSON object `depth` deep, as pieces of text: per node, its name as a key then the
+    text of its key (make(key) the first time, kept for the trace as kind's).
+
+    Runs of consecutive ids with one key (nodes visited in row order, scored alike) are each
+    one join over a slice of the names, kept across cycles when long; otherwise one piece per
+    node. No Python frame per node."""
+    if not len(ids):
+        return [b"{}"]
+    heads, texts = tables.heads(depth + 2), tables.values(kind)
+    key_list = keys.tolist()
+    for key in set(key_list).difference(texts):
+        texts[key] = make(key).encode() + b",\n"
+    breaks = np.flatnonzero((ids[1:] != ids[:-1] + 1) | (keys[1:] != keys[:-1])) + 1
+    if len(breaks) * 8 < len(key_list):
+        starts = [0, *breaks.tolist()]
+        parts = [b"{\n"]
+        run = tables.run
+        for start, end, first in zip(starts, [*starts[1:], len(key_list)],
+                                     ids[starts].tolist()):
+            key = key_list[start]
+            parts += (run(kind, heads, texts[key], key, first, end - start), texts[key])
+    else:   # one piece per node, joined here (a write per piece costs more than a copy)
+        parts = [b"{\n", *map(add, map(heads.__getitem__, ids.tolist()),
+                               map(texts.__getitem__, key_list))]
+    parts[-1] = parts[-1][:-2] + b"\n" + b" " * depth + b"}"   # no comma after the last
+    return parts if len(parts) < _PIECES_JOINED_FROM else [b"".join(parts)]
+
+
 class Tables:
     """Names and trail shapes interned for the cycles of one trace."""
 
@@ -81,10 +124,12 @@ class Tables:
         self._name_ids: dict[str, int] = {}
         self.shapes: list[tuple] = []            # (passed plugins, last entry or None)
         self._shape_ids: dict[tuple, int] = {}
-        self._trail_text: dict[tuple[int, int], str] = {}
         self._row_ids: tuple[list, np.ndarray] | None = None
-        self._prefixed: dict[tuple[int, str], list[str]] = {}
-        self._score_tails: dict[tuple[int, int], dict[int, str]] = {}
+        self._heads: dict[int, list[bytes]] = {}
+        self._values: dict[tuple, dict] = {}
+        self._dumped: dict[tuple[int, bytes], bytes] = {}
+        self._runs: dict[tuple, bytes] = {}
+        self._run_bytes = 0
 
     def name_id(self, name: str) -> int:
         nid = self._name_ids.get(name)
@@ -124,29 +169,75 @@ class Tables:
             out.append({"plugin": last[0], "code": last[1], "reasons": list(last[2])})
         return out
 
-    def prefixed(self, depth: int, suffix: str) -> list[str]:
-        """Per name id, the name as a key `depth` deep followed by suffix: rendered once per
-        name, depth and suffix for all the cycles of the trace."""
-        texts = self._prefixed.setdefault((depth, suffix), [])
+    def heads(self, depth: int) -> list[bytes]:
+        """Per name id, the name as a key `depth` deep: rendered once per name and depth for
+        all the cycles of the trace."""
+        texts = self._heads.setdefault(depth, [])
         if len(texts) < len(self.name_text):
             pad = " " * depth
-            texts.extend(f"{pad}{text}: {suffix}" for text in self.name_text[len(texts):])
+            texts.extend(f"{pad}{text}: ".encode() for text in self.name_text[len(texts):])
         return texts
 
-    def score_tails(self, weight: int, depth: int, normalized) -> dict[int, str]:
-        """The text after a node's raw score, per normalized score, `depth` deep."""
-        tails = self._score_tails.setdefault((weight, depth), {})
-        pad, inner = " " * depth, " " * (depth + 2)
-        for n in set(normalized).difference(tails):
-            tails[n] = f',\n{inner}"normalized": {n},\n{inner}"weighted": {n * weight}\n{pad}}}'
-        return tails
+    def values(self, kind: tuple) -> dict:
+        """The texts of one kind of node value (a trail, a score, a total) at one depth, per
+        key, each followed by ",\n": rendered once for all the cycles of the trace."""
+        return self._values.setdefault(kind, {})
+
+    def run(self, kind: tuple, heads: list[bytes], sep: bytes, key, first: int,
+            count: int) -> bytes:
+        """The names first..first+count-1 as keys, each but the last followed by sep (kind's
+        text of key): kept when long, for the cycles that visit the same nodes again (the
+        rotating start index comes back to them)."""
+        if count < _RUN_KEPT_FROM:
+            return sep.join(heads[first:first + count])
+        text = self._runs.get((kind, key, first, count))
+        if text is None:
+            text = sep.join(heads[first:first + count])
+            if self._run_bytes + len(text) > _RUN_BYTES_KEPT:
+                self._runs.clear()
+                self._run_bytes = 0
+            self._runs[(kind, key, first, count)] = text
+            self._run_bytes += len(text)
+        return text
 
     def trail_text(self, sid: int, depth: int) -> str:
-        key = (sid, depth)
-        text = self._trail_text.get(key)
+        return dump_at(self.trail(sid), depth)
+
+    def dumped(self, value, depth: int) -> bytes:
+        """dump_bytes(value, depth), kept per value for the cycles that repeat it (a cycle's
+        preFilter, preScore, bind... entries are mostly those of the cycle before).
+
+        orjson's compact text is the key: it tells values apart as json.dumps does, except
+        that NaN, infinities and None all write null (such values are not kept)."""
+        if not isinstance(value, (list, dict)):
+            return json.dumps(value).encode()   # a scalar: the C encoder, nothing to keep
+        try:
+            key = orjson.dumps(value)
+        except TypeError:                 # what orjson refuses (non-str keys, big ints)
+            return dump_bytes(value, depth)
+        if b"null" in key:
+            return _pretty(value, key, depth)
+        text = self._dumped.get((depth, key))
         if text is None:
-            text = self._trail_text[key] = dump_at(self.trail(sid), depth)
+            if len(self._dumped) >= _DUMPED_KEPT:
+                self._dumped.clear()
+            text = self._dumped[(depth, key)] = _pretty(value, key, depth)
         return text
+
+
+_DUMPED_KEPT = 4096
+_RUN_KEPT_FROM, _RUN_BYTES_KEPT = 64, 64 << 20
+_PIECES_JOINED_FROM = 256
+
+
+def _pretty(value, compact: bytes, depth: int) -> bytes:
+    """dump_bytes(value, depth), by orjson when its compact text (given) is json.dumps': the
+    same tokens, so the same indented text (floats, NaN, non-ASCII and DEL are written
+    differently, and then json.dumps writes it)."""
+    if json.dumps(value, separators=(",", ":")).encode() != compact:
+        return dump_bytes(value, depth)
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    return text.replace(b"\n", b"\n" + b" " * depth) if depth else text
 
 
 def status_entry(plugin: str, status) -> tuple:
@@ -196,18 +287,25 @@ class FilterColumns:
             out[tables.names[nid]] = trail + [dict(e) for e in self.extras.get(nid, ())]
         return out
 
-    def text(self, tables: Tables, depth: int) -> str:
+    def chunks(self, tables: Tables, depth: int) -> list[bytes]:
+        """The map's text `depth` deep, in pieces."""
+        names, shapes = _ints(self.names), _ints(self.shapes)
+        if self.extras or names is None or shapes is None:
+            return [self._text(tables, depth).encode()]
+        if len(names) and np.bincount(names).max() > 1:   # a node evaluated twice
+            final = self.final()
+            names = np.fromiter(final, np.int64, len(final))
+            shapes = np.fromiter(final.values(), np.int64, len(final))
+        return map_chunks(tables, ("trail", depth + 2),
+                          lambda sid: tables.trail_text(sid, depth + 2), names, shapes, depth)
+
+    def _text(self, tables: Tables, depth: int) -> str:
         final = self.final()
         if not final:
             return "{}"
-        heads = tables.prefixed(depth + 2, "")
-        if self.extras:
-            parts = [heads[nid] + self._trail_text(tables, nid, sid, depth + 2)
-                     for nid, sid in final.items()]
-        else:
-            trails = {sid: tables.trail_text(sid, depth + 2) for sid in set(final.values())}
-            parts = map(add, map(heads.__getitem__, final), map(trails.__getitem__,
-                                                                final.values()))
+        pad = " " * (depth + 2)
+        parts = [f"{pad}{tables.name_text[nid]}: " + self._trail_text(tables, nid, sid, depth + 2)
+                 for nid, sid in final.items()]
         return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
 
     def _trail_text(self, tables: Tables, nid: int, sid: int, depth: int) -> str:
@@ -270,31 +368,50 @@ class ScoreColumns:
                            for i, r, n in zip(ids, raw, normalized)}
         return out
 
-    def text(self, tables: Tables, depth: int) -> str:
+    def chunks(self, tables: Tables, depth: int) -> list[bytes]:
+        """The map's text `depth` deep, in pieces."""
         if not self.plugins:
-            return "{}"
+            return [b"{}"]
         pad = " " * (depth + 2)
-        parts = []
+        parts = [b"{\n"]
         for plugin, weight, ids, raw, normalized, detail in self.plugins:
-            if detail or not isinstance(raw, array) or not isinstance(normalized, array):
-                body = dump_at({tables.names[i]: {"raw": r, "normalized": n,
-                                                  "weighted": n * weight,
-                                                  **({"detail": detail} if detail else {})}
-                                for i, r, n in zip(ids, raw, normalized)}, depth + 2)
+            parts.append(f"{pad}{json.dumps(plugin)}: ".encode())
+            keys = None if detail or not isinstance(ids, array) else _score_keys(
+                raw, normalized)
+            if keys is None:
+                parts.append(dump_bytes({tables.names[i]: {"raw": r, "normalized": n,
+                                                        "weighted": n * weight,
+                                                        **({"detail": detail} if detail else {})}
+                                      for i, r, n in zip(ids, raw, normalized)}, depth + 2))
             else:
-                body = _node_scores_text(tables, ids, raw, normalized, weight, depth + 2)
-            parts.append(f"{pad}{json.dumps(plugin)}: {body}")
-        return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
+                parts += map_chunks(tables, ("score", weight, depth + 4),
+                                    _score_text(weight, depth + 4), _ints(ids), keys, depth + 2)
+            parts.append(b",\n")
+        parts[-1] = b"\n" + b" " * depth + b"}"
+        return parts
 
 
-def _node_scores_text(tables, ids, raw, normalized, weight, depth) -> str:
-    if not ids:
-        return "{}"
-    heads = tables.prefixed(depth + 2, '{\n' + " " * (depth + 4) + '"raw": ')
-    tails = tables.score_tails(weight, depth + 2, normalized)
-    parts = map(add, map(add, map(heads.__getitem__, ids), map(str, raw)),
-                map(tails.__getitem__, normalized))
-    return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
+_RAW_TYPES, _NORMALIZED_TYPES = "bhi", "bh"
+
+
+def _score_keys(raw, normalized) -> np.ndarray | None:
+    """One integer per node for its (raw, normalized) pair, when both are integer columns
+    small enough to pack (raw in int32, normalized in int16), else None."""
+    if not (isinstance(raw, array) and raw.typecode in _RAW_TYPES
+            and isinstance(normalized, array) and normalized.typecode in _NORMALIZED_TYPES):
+        return None
+    return (_ints(raw) << 16) + (_ints(normalized) + 2**15)
+
+
+def _score_text(weight: int, depth: int):
+    """make() of a node's scores `depth` deep from the key _score_keys packed."""
+    pad, inner = " " * depth, " " * (depth + 2)
+
+    def make(key: int) -> str:
+        raw, normalized = key >> 16, (key & 0xFFFF) - 2**15
+        return (f'{{\n{inner}"raw": {raw},\n{inner}"normalized": {normalized},\n'
+                f'{inner}"weighted": {normalized * weight}\n{pad}}}')
+    return make
 
 
 class TotalColumns:
@@ -312,11 +429,9 @@ class TotalColumns:
     def to_dict(self, tables: Tables) -> dict:
         return {tables.names[i]: t for i, t in zip(self.ids, self.totals)}
 
-    def text(self, tables: Tables, depth: int) -> str:
-        if not isinstance(self.totals, array):
-            return dump_at(self.to_dict(tables), depth)
-        if not self.ids:
-            return "{}"
-        heads = tables.prefixed(depth + 2, "")
-        parts = map(add, map(heads.__getitem__, self.ids), map(str, self.totals))
-        return "{\n" + ",\n".join(parts) + "\n" + " " * depth + "}"
+    def chunks(self, tables: Tables, depth: int) -> list[bytes]:
+        """The map's text `depth` deep, in pieces."""
+        totals = _ints(self.totals)
+        if totals is None:
+            return [dump_bytes(self.to_dict(tables), depth)]
+        return map_chunks(tables, ("total", depth + 2), str, _ints(self.ids), totals, depth)
