@@ -37,6 +37,7 @@ def column_bytes(values) -> int:
 
 
 _TYPECODES = (("b", 2**7), ("h", 2**15), ("i", 2**31), ("q", 2**63))
+_LOWEST, _HIGHEST = np.minimum.reduce, np.maximum.reduce
 
 
 def int_column(values) -> array | list:
@@ -61,7 +62,7 @@ def _int_column_of_array(values: np.ndarray) -> array | list:
         return values.tolist()
     if not len(values):
         return array("b")
-    low, high = int(values.min()), int(values.max())
+    low, high = int(_LOWEST(values)), int(_HIGHEST(values))   # no wrapper per call
     for code, bound in _TYPECODES:
         if -bound <= low and high < bound:
             out = array(code)
@@ -331,7 +332,7 @@ class ScoreColumns:
             if id(ids) not in seen:
                 seen.add(id(ids))
                 total += column_bytes(ids)
-            total += column_bytes(raw) + column_bytes(normalized)
+            total += column_bytes(raw) + (0 if normalized is raw else column_bytes(normalized))
         return total
 
     def release(self) -> None:
@@ -350,8 +351,10 @@ class ScoreColumns:
         return ids
 
     def add(self, tables, plugin, nodes, raw, normalized, weight, detail) -> None:
-        entry = (plugin, weight, self.node_ids(tables, nodes), int_column(raw),
-                 int_column(normalized), detail)
+        raw_column = int_column(raw)
+        # Without NormalizeScore the normalized scores are the raw ones: one column for both.
+        entry = (plugin, weight, self.node_ids(tables, nodes), raw_column,
+                 raw_column if normalized is raw else int_column(normalized), detail)
         # A plugin scoring again replaces its scores in place, as the dict it stands for would.
         for i, existing in enumerate(self.plugins):
             if existing[0] == plugin:
