@@ -2,15 +2,19 @@
 import io
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scheduler_core.bench import WORKLOADS, write_input
 from scheduler_core.build import build_scheduler
 from scheduler_core.columns.test_equivalence import nodes, pods
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.loader import Cluster
 from scheduler_core.observe import TraceObserver, TraceRecorder
+from scheduler_core.simulate import SimulationResult, load_scheduler
 from scheduler_core.testing import make_pod, pod_info
+from scheduler_core.tracecols import Tables, dump_at
 
 
 @settings(max_examples=30, deadline=None,
@@ -42,3 +46,47 @@ def test_odd_names_reasons_extenders_and_repeated_nodes_render_exactly():
     assert list(rec.data["filter"]) == ["n\u00e9\"1", "n2", "n4", "n5", "n3"]
     assert rec.data["filter"]["n\u00e9\"1"] == [
         {"plugin": "A", "code": "Success", "reasons": []}]
+
+
+@pytest.mark.parametrize("name", ["SchedulingBasic", "SchedulingWithExtendedResource",
+                                  "PreemptionBasic", "SchedulingWithNodeInclusionPolicy"])
+def test_bench_workloads_render_the_same_bytes_to_a_text_stream_and_to_the_bytes_under_it(
+        name, tmp_path):
+    # Runs of nodes alike (Basic), a shape per node (ExtendedResource), preemption and
+    # tainted nodes, with 300 nodes so that long runs are kept (and start at node 0 with two
+    # lengths, the start index wrapping around); the second render reads what the
+    # first kept.
+    path = write_input(WORKLOADS[name](300, 40), "default", str(tmp_path))
+    trace = TraceObserver()
+    sched = load_scheduler([path], observer=trace)
+    sched.run()
+    result = SimulationResult(sched, trace)
+    want = json.dumps(result.to_json(), indent=2)
+    for _ in range(2):
+        text = io.StringIO()
+        result.write_json(text)
+        assert text.getvalue() == want
+        raw = io.BytesIO()
+        stream = io.TextIOWrapper(raw, encoding="utf-8", write_through=False)
+        stream.write("before ")
+        result.write_json(stream)
+        stream.write(" after")
+        stream.flush()
+        assert raw.getvalue().decode() == "before " + want + " after"
+
+
+@pytest.mark.parametrize("value", [
+    pytest.param([{"plugin": "A", "code": "Success", "reasons": []}], id="plain entries"),
+    pytest.param({"t": 1e-05, "u": 1e16, "v": -0.0, "w": 2.5}, id="floats orjson writes apart"),
+    pytest.param([float("nan"), float("inf"), None], id="NaN, infinity and null"),
+    pytest.param(["é\u007f\n\u2028"], id="non-ASCII, DEL and control characters"),
+    pytest.param({"a": {}, "b": [[]], "c": 2**70}, id="empty containers and a big int"),
+    pytest.param({1: "x"}, id="a key that is not a string"),
+])
+def test_kept_entries_are_json_dumps_of_the_value(value):
+    tables = Tables()
+    for depth in (0, 4, 4):     # the second time at a depth is read from what was kept
+        assert tables.dumped(value, depth).decode() == dump_at(value, depth)
+    # A value orjson writes as it writes the one just rendered does not take its text.
+    nulls = [None] * len(value)
+    assert tables.dumped(nulls, 4).decode() == dump_at(nulls, 4)
