@@ -219,7 +219,8 @@ def _needed_plugins(plugins: dict[str, PluginSet]) -> list[str]:
 def parse_configuration(raw: dict | None, registry: Registry | None = None,
                         file: str = "", features: FeatureGates = DEFAULT_GATES,
                         duplicates: list[str] = (), *,
-                        drop_removed: bool = False) -> Configuration:
+                        drop_removed: bool = False,
+                        drop_option: str = "--drop-removed-plugins") -> Configuration:
     """A validated Configuration from a KubeSchedulerConfiguration document (None: defaults).
 
     The document is first decoded as kube-scheduler decodes it (scheduler_core.config_decode;
@@ -229,7 +230,8 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     to NewFramework's checks, which report the first failure.
     features: the release and gates whose default profile fills in what is not configured.
     drop_removed: plugins that kube-scheduler has removed are left out, each with a warning
-    (Configuration.warnings), instead of refused.
+    (Configuration.warnings, naming drop_option, the option that asked for it), instead of
+    refused; Configuration.raw is then the document without them.
     """
     registry = registry or default_registry(features=features)
     raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
@@ -247,7 +249,7 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
         raise ConfigError(str(exc), file=file) from exc
     if decoding:
         raise ConfigError(decoding, file=file)
-    dropped = _drop_removed_plugins(raw, file) if drop_removed else []
+    dropped = _drop_removed_plugins(raw, file, drop_option) if drop_removed else []
     errors: list[str] = []
     cfg = Configuration(
         warnings=dropped,
@@ -370,7 +372,7 @@ def _removed_plugins(raw_plugins, plugin_config, path: str) -> list[str]:
             for where, name in _removed_refs(raw_plugins, plugin_config, path)]
 
 
-def _drop_removed_plugins(raw: dict, file: str) -> list[str]:
+def _drop_removed_plugins(raw: dict, file: str, option: str) -> list[str]:
     """Leave removed plugins out of every profile's lists, one warning each."""
     warnings = []
     for i, profile in enumerate(raw.get("profiles") or []):
@@ -381,7 +383,7 @@ def _drop_removed_plugins(raw: dict, file: str) -> list[str]:
             release, instead = REMOVED_IN[name]
             prefix = f"{file}: " if file else ""
             warnings.append(f"{prefix}KubeSchedulerConfiguration: {where}: {name} was removed "
-                            f"in kube-scheduler {release}, left out (--drop-removed-plugins); "
+                            f"in kube-scheduler {release}, left out ({option}); "
                             f"{instead}")
         for plugin_set in (profile.get("plugins") or {}).values():
             if isinstance(plugin_set, dict) and isinstance(plugin_set.get("enabled"), list):

@@ -176,6 +176,25 @@ def field_validation(request) -> str:
     return value
 
 
+DROP_REMOVED_PLUGINS_PARAMETER = OpenApiParameter(
+    "dropRemovedPlugins", bool, default=False,
+    description="true: plugins kube-scheduler has removed (EBSLimits, GCEPDLimits, "
+                "AzureDiskLimits... as a kube-scheduler-simulator export names them) are left "
+                "out of the profile, a warning each; false (default): the import is refused "
+                "naming them. Anything else is a 400 on dropRemovedPlugins.")
+BOOLEANS = {"true": True, "false": False}
+
+
+def drop_removed_plugins(request) -> bool:
+    """The dropRemovedPlugins query parameter: true or false, refused by field otherwise."""
+    value = request.query_params.get("dropRemovedPlugins", "false")
+    if value not in BOOLEANS:
+        raise InvalidInput({"dropRemovedPlugins": [unsupported("dropRemovedPlugins", value,
+                                                               list(BOOLEANS))]})
+    return BOOLEANS[value]
+
+
+IMPORT_PARAMETERS = [FIELD_VALIDATION_PARAMETER, DROP_REMOVED_PLUGINS_PARAMETER]
 IMPORT_REQUEST = {"application/json": s.ImportJSONSerializer,
                   "multipart/form-data": s.ImportMultipartSerializer}
 
@@ -189,7 +208,7 @@ class ClusterImportView(_ImportMixin, APIView):
                     "All or nothing: one bad document rejects the import with a message naming "
                     "the file, the object and the field. Unsupported kinds are skipped with a "
                     "warning.",
-        request=IMPORT_REQUEST, parameters=[FIELD_VALIDATION_PARAMETER],
+        request=IMPORT_REQUEST, parameters=IMPORT_PARAMETERS,
         responses={201: s.ImportResultSerializer, **errors(400, 401, 403, 413)},
     )
     def post(self, request):
@@ -199,7 +218,8 @@ class ClusterImportView(_ImportMixin, APIView):
         cluster, warnings = cluster_import(
             owner=request.user, name=data["name"], files=files,
             description=data.get("description", ""), shared=data.get("shared", False),
-            field_validation=field_validation(request))
+            field_validation=field_validation(request),
+            drop_removed_plugins=drop_removed_plugins(request))
         return Response({"cluster": _cluster_data(self, cluster), "warnings": warnings},
                         status=status.HTTP_201_CREATED)
 
@@ -210,7 +230,7 @@ class ClusterReimportView(_ImportMixin, APIView):
         summary="Replace a cluster's objects (and profile, if a file has one) with files",
         description="Same files as creating a cluster by import; name, description and shared "
                     "are ignored. All or nothing.",
-        request=IMPORT_REQUEST, parameters=[FIELD_VALIDATION_PARAMETER],
+        request=IMPORT_REQUEST, parameters=IMPORT_PARAMETERS,
         responses={200: s.ImportResultSerializer, **errors(400, 401, 403, 404, 413)},
     )
     def post(self, request, pk):
@@ -218,7 +238,8 @@ class ClusterReimportView(_ImportMixin, APIView):
         _, files = self.read_upload()
         cluster, warnings = cluster_import(owner=request.user, name=cluster.name,
                                            files=files, cluster=cluster,
-                                           field_validation=field_validation(request))
+                                           field_validation=field_validation(request),
+                                           drop_removed_plugins=drop_removed_plugins(request))
         return Response({"cluster": _cluster_data(self, cluster), "warnings": warnings})
 
 

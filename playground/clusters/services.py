@@ -163,10 +163,14 @@ def _objects_of(sources: list[tuple[str, list]]) -> tuple[list[tuple[str, dict]]
 
 def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], description: str = "",
                    shared: bool = False, cluster: Cluster | None = None,
-                   field_validation: str = WARN) -> tuple[Cluster, list[str]]:
+                   field_validation: str = WARN,
+                   drop_removed_plugins: bool = False) -> tuple[Cluster, list[str]]:
     """A new cluster from files of kubectl output (or, with `cluster`, that cluster's contents
     replaced); returns it and the loader's warnings (skipped kinds, unknown and repeated
     fields: refused instead with field_validation Strict, as the API server's parameter).
+    drop_removed_plugins: plugins kube-scheduler has removed (a kube-scheduler-simulator
+    export names EBSLimits...) are left out of the stored profile, a warning each, instead of
+    refused.
 
     All or nothing: the files are checked by the engine's loader first, and everything is
     written in one transaction.
@@ -183,12 +187,17 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
         raise InvalidInput({"files": [str(exc)]}) from exc
     _check_counts(len(loaded.nodes), len(loaded.pods))
     objects, config = _objects_of(sources)
+    warnings = list(loaded.warnings)
     if config is not None:
         try:
-            parse_configuration(config, scheduler_registry(), file=loaded.config_file,
-                                duplicates=loaded.config_duplicates)
+            parsed = parse_configuration(config, scheduler_registry(), file=loaded.config_file,
+                                         duplicates=loaded.config_duplicates,
+                                         drop_removed=drop_removed_plugins,
+                                         drop_option="dropRemovedPlugins")
         except ConfigError as exc:
             raise InvalidInput({"files": [str(exc)]}) from exc
+        if parsed.warnings:
+            config, warnings = parsed.raw, warnings + parsed.warnings
     if not description and cluster is None:
         description = next((d for d in map(fixture_description, texts) if d), "")
     try:
@@ -196,7 +205,7 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
                                cluster=cluster, config=config, objects=objects,
                                adding=sum(len(text) for text in texts))
         _store_timelines(stored, [doc for _, doc in loaded.timelines])
-        return stored, loaded.warnings
+        return stored, warnings
     except IntegrityError as exc:
         # Names the loader told apart but the database does not (`name: 1` and `name: "1"`).
         raise InvalidInput({"files": [f"two objects of one kind share a name: {exc}"]}) from exc
