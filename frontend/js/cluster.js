@@ -3,7 +3,7 @@
 import { api, getAll } from "./api.js";
 import { nodeFields, nodeManifest, podFields, podManifest } from "./object-forms.js";
 import { messageLine, objectHints } from "./schema-hints.js";
-import { urls } from "./urls.js";
+import { importOptions, urls } from "./urls.js";
 import { $, clear, download, el, fmtBytes, fmtCpu, readFiles, setStatus } from "./util.js";
 import { createEditor } from "../vendor/codemirror/editor.js";
 
@@ -199,7 +199,7 @@ $("#reimport-form").addEventListener("submit", async (event) => {
   }
   if (!confirm("Replace every object of this cluster with these files?")) return;
   try {
-    const result = await api.post(urls.clusterReimport(id), { files });
+    const result = await api.post(urls.clusterReimport(id, importOptions(form)), { files });
     // What the API server would warn of (unknown or repeated fields, skipped kinds): said, and
     // marked on the pasted text's lines, which stay in the editor to be corrected.
     const warnings = result.warnings || [];

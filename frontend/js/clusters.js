@@ -1,14 +1,14 @@
 // Clusters list: import from YAML (files or paste), open, export, clone, delete.
 import { api, getAll } from "./api.js";
-import { urls } from "./urls.js";
+import { importOptions, urls } from "./urls.js";
 import { $, clear, download, el, readFiles, setStatus } from "./util.js";
 
 const list = $("#cluster-list");
 const form = $("#import-form");
 const status = $("#import-status");
 
-async function importFiles(files, extra) {
-  return api.post(urls.clusterImport, { ...extra, files });
+async function importFiles(files, extra, options) {
+  return api.post(urls.clusterImport(options), { ...extra, files });
 }
 
 async function load() {
@@ -84,8 +84,9 @@ form.addEventListener("submit", async (event) => {
     const result = await importFiles(files, {
       name: form.elements.name.value.trim(),
       description: form.elements.description.value,
-    });
-    const warnings = result.warnings && result.warnings.length ? `\n${result.warnings.join("\n")}` : "";
+    }, importOptions(form));
+    const warnings = result.warnings && result.warnings.length
+      ? `\n${result.warnings.map((w) => `Warning: ${w}`).join("\n")}` : "";
     setStatus(status, `Imported "${result.cluster.name}".${warnings}`, "ok");
     form.reset();
     await load();

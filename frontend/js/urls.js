@@ -2,8 +2,10 @@
 export const urls = {
   clusters: "/api/clusters/",
   cluster: (id) => `/api/clusters/${id}/`,
-  clusterImport: "/api/clusters/import/",
-  clusterReimport: (id) => `/api/clusters/${id}/import/`,
+  // The import forms' checkboxes as the API's query parameters: "Strict" is the API server's
+  // fieldValidation=Strict, "drop removed plugins" is dropRemovedPlugins=true.
+  clusterImport: (options = {}) => `/api/clusters/import/${importQuery(options)}`,
+  clusterReimport: (id, options = {}) => `/api/clusters/${id}/import/${importQuery(options)}`,
   clusterExport: (id) => `/api/clusters/${id}/export/`,
   clusterClone: (id) => `/api/clusters/${id}/clone/`,
   clusterNodes: (id) => `/api/clusters/${id}/nodes/`,
@@ -32,3 +34,17 @@ export const urls = {
   runPage: (id) => `/runs/${id}/`,
   profilePage: (id) => `/clusters/${id}/profile/`,
 };
+
+/** "?fieldValidation=Strict&dropRemovedPlugins=true" for the options checked, "" for none. */
+export function importQuery({ strict = false, dropRemovedPlugins = false } = {}) {
+  const query = new URLSearchParams();
+  if (strict) query.set("fieldValidation", "Strict");
+  if (dropRemovedPlugins) query.set("dropRemovedPlugins", "true");
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The options a form's "strict" and "dropRemovedPlugins" checkboxes ask for. */
+export function importOptions(form) {
+  return { strict: form.elements.strict.checked, dropRemovedPlugins: form.elements.dropRemovedPlugins.checked };
+}
