@@ -7,9 +7,12 @@ Against real services, as scripts/fault_drills.py: a throw-away PostgreSQL datab
 (`bench_sweep`) and Redis database 9. For each worker count it starts that many worker
 processes (`--pool=solo`: one variant at a time each), sweeps the fixture over a grid of
 `percentageOfNodesToScore` 1..N (N variants; the same grid each time), and prints the wall time
-from the sweep's creation to its end, the CPU seconds the variants took (their wall time summed)
-and how many variants each worker ran. It asserts nothing: on a machine whose cores are busy
-with other work two workers cannot be twice as fast, and the figures say so.
+from the sweep's creation to its end; the CPU seconds the worker processes used meanwhile
+(from /proc: what the variants cost, whatever else runs on the machine), per variant too; the
+variants' wall time summed; and how many variants each worker ran. The speed-up two workers
+can give is bounded by the share of the cores the machine leaves them: the CPU seconds over the
+wall time is how many cores the workers actually had. It asserts nothing: on a machine whose
+cores are busy with other work two workers cannot be twice as fast, and the figures say so.
 """
 from __future__ import annotations
 
@@ -67,10 +70,20 @@ def stop(children: list[subprocess.Popen]) -> None:
         child.wait(timeout=60)
 
 
-def sweep_once(cluster, owner, variants: int) -> dict:
+def cpu_seconds(children: list[subprocess.Popen]) -> float:
+    """User and system CPU time the worker processes have used so far."""
+    total = 0
+    for child in children:
+        fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])     # utime, stime (fields 14 and 15)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def sweep_once(cluster, owner, variants: int, children: list[subprocess.Popen]) -> dict:
     from playground.whatif.models import Sweep, SweepVariant
     from playground.whatif.sweeps import sweep_create
 
+    cpu = cpu_seconds(children)
     started = time.perf_counter()
     sweep = sweep_create(cluster=cluster, owner=owner,
                          grid={"percentageOfNodesToScore": list(range(1, variants + 1))})
@@ -80,11 +93,12 @@ def sweep_once(cluster, owner, variants: int) -> dict:
             raise SystemExit(f"sweep {sweep.pk} did not end in {SWEEP_TIMEOUT} s")
         time.sleep(0.5)
     wall = time.perf_counter() - started
+    cpu = cpu_seconds(children) - cpu
     rows = list(SweepVariant.objects.filter(sweep=sweep))
     shares: dict[str, int] = {}
     for row in rows:
         shares[row.worker] = shares.get(row.worker, 0) + 1
-    return {"wall": wall, "variant_seconds": sum(r.seconds or 0 for r in rows),
+    return {"wall": wall, "cpu": cpu, "variant_seconds": sum(r.seconds or 0 for r in rows),
             "failed": sum(r.status != SweepVariant.DONE for r in rows),
             "shares": sorted(shares.values(), reverse=True)}
 
@@ -116,16 +130,18 @@ def main() -> None:
                 (args.fixture.name, args.fixture.read_text(encoding="utf-8"))])
             print(f"{args.variants} variants of {args.fixture.name}; load average before: "
                   f"{os.getloadavg()[0]:.1f}")
-            print(f"{'workers':>7}  {'wall s':>8}  {'variants s':>10}  {'failed':>6}  shares")
+            print(f"{'workers':>7}  {'wall s':>8}  {'CPU s':>7}  {'CPU/variant':>11}  "
+                  f"{'cores had':>9}  {'variants s':>10}  {'failed':>6}  shares")
             for count in (int(n) for n in args.workers.split(",")):
                 children = start_workers(procs, count)
                 try:
-                    r = sweep_once(cluster, owner, args.variants)
+                    r = sweep_once(cluster, owner, args.variants, children)
                 finally:
                     stop(children)
-                print(f"{count:>7}  {r['wall']:>8.1f}  {r['variant_seconds']:>10.1f}  "
-                      f"{r['failed']:>6}  {r['shares']}  (load average {os.getloadavg()[0]:.1f})",
-                      flush=True)
+                print(f"{count:>7}  {r['wall']:>8.1f}  {r['cpu']:>7.1f}  "
+                      f"{r['cpu'] / args.variants:>11.2f}  {r['cpu'] / r['wall']:>9.2f}  "
+                      f"{r['variant_seconds']:>10.1f}  {r['failed']:>6}  {r['shares']}  "
+                      f"(load average {os.getloadavg()[0]:.1f})", flush=True)
     finally:
         from django.db import connections
 

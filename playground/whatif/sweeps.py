@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
+from collections import OrderedDict
 
 import yaml
 from django.conf import settings
@@ -26,6 +28,7 @@ from playground.whatif.models import Sweep, SweepVariant
 from playground.whatif.services import cluster_config, cluster_sources
 from scheduler_core.errors import InputError
 from scheduler_core.features import DEFAULT_RELEASE
+from scheduler_core.whatif.scenario import Frozen
 from scheduler_core.whatif.sweep import Variant, expand, run_variant
 
 logger = logging.getLogger(__name__)
@@ -111,6 +114,31 @@ def _start(variant_id: int) -> SweepVariant | None:
     return variant
 
 
+class _SourcesCache:
+    """Each process reads a sweep's cluster from the database once, for every variant of the
+    sweep it runs: the cluster as it was when the first of them started there. Only the last
+    few sweeps are kept (a cluster can be large); a lock, as embedded mode runs variants on
+    threads."""
+
+    SIZE = 2
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._frozen: OrderedDict[int, Frozen] = OrderedDict()
+
+    def get(self, sweep: Sweep) -> Frozen:
+        with self._lock:
+            if sweep.pk not in self._frozen:
+                self._frozen[sweep.pk] = Frozen(cluster_sources(sweep.cluster))
+                while len(self._frozen) > self.SIZE:
+                    self._frozen.popitem(last=False)
+            self._frozen.move_to_end(sweep.pk)
+            return self._frozen[sweep.pk]
+
+
+_sources = _SourcesCache()
+
+
 def sweep_variant_execute(*, variant_id: int) -> None:
     """Run one variant and store its measures; its failure is stored, never raised (the
     chord's other variants and its finish go on)."""
@@ -120,7 +148,7 @@ def sweep_variant_execute(*, variant_id: int) -> None:
     started = time.perf_counter()
     sweep = variant.sweep
     try:
-        result = run_variant(cluster_sources(sweep.cluster),
+        result = run_variant(_sources.get(sweep),
                              Variant(variant.index, variant.params, variant.config,
                                      variant.release),
                              seed=sweep.seed, out_of_tree=out_of_tree_plugins())

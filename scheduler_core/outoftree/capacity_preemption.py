@@ -60,6 +60,11 @@ class QuotaPreemptor:
                 return False, NOT_ELIGIBLE_TERMINATING
         return True, ""
 
+    def without_victims(self, pod, node_info):
+        """None: who may be a victim depends on the quotas of the cycle's state, so every
+        node is dry-run."""
+        return None
+
     def select_victims_on_node(self, state, pod, node_info, pdbs):
         infos, req = self._quotas(state), self._requests(state)
         fwk = self.handle.framework

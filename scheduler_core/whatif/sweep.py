@@ -47,6 +47,7 @@ from ..framework.interfaces import ScorePlugin
 from ..loader import load_documents
 from ..observe import CycleRecorder, MultiObserver, Observer
 from ..plugins.registry import default_registry
+from .scenario import Frozen
 
 DEFAULT_MAX_VARIANTS = 500
 AXES = ("weights", "strategies", "percentageOfNodesToScore", "releases", "disabled")
@@ -294,11 +295,13 @@ class VariantResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def run_variant(sources: list[tuple[str, list]], variant: Variant, *, seed: int = 0,
+def run_variant(sources: Frozen, variant: Variant, *, seed: int = 0,
                 checked: bool = True, out_of_tree: dict | None = None) -> VariantResult:
-    """The variant run to the end as simulate runs it (a timeline too), then measured."""
+    """The variant run to the end as simulate runs it (a timeline too), then measured.
+    sources: the [(file, [document, ...])] load_documents takes, frozen once for every
+    variant run here."""
     features = feature_gates(variant.release)
-    cluster = load_documents(copy.deepcopy(sources), seed, checked=checked, features=features)
+    cluster = load_documents(sources.thaw(), seed, checked=checked, features=features)
     tally = _Tally()
     scheduler = build_scheduler(cluster, variant.config, seed=seed, observer=tally,
                                 out_of_tree=out_of_tree)

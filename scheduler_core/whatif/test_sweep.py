@@ -4,6 +4,7 @@ import pytest
 from scheduler_core.errors import InputError
 from scheduler_core.framework.types import NodeInfo
 from scheduler_core.testing import make_node, make_pod
+from scheduler_core.whatif.scenario import Frozen
 from scheduler_core.whatif.sweep import count_variants, expand, fragmentation, run_variant
 
 
@@ -92,8 +93,8 @@ def test_more_variants_than_the_limit_are_refused_naming_the_limit():
 def test_spreading_strands_the_big_pod_where_packing_binds_it():
     least, most = expand({"strategies": ["LeastAllocated", "MostAllocated"]}, None,
                          base_release="1.37")
-    spread = run_variant(spread_out(), least, checked=False).metrics
-    packed = run_variant(spread_out(), most, checked=False).metrics
+    spread = run_variant(Frozen(spread_out()), least, checked=False).metrics
+    packed = run_variant(Frozen(spread_out()), most, checked=False).metrics
     assert (spread["bound"], spread["pending"]) == (10, 1)
     assert (packed["bound"], packed["pending"]) == (11, 0)
     # 10 CPUs requested over 16: 3,3,2,2 spread (stddev 1/8), packed unevenly.
@@ -104,8 +105,8 @@ def test_spreading_strands_the_big_pod_where_packing_binds_it():
 
 def test_the_placement_score_grows_with_the_weight_of_the_plugin_that_decides():
     light, heavy = expand({"weights": {"NodeResourcesFit": [1, 5]}}, None, base_release="1.37")
-    low = run_variant(spread_out(), light, checked=False)
-    high = run_variant(spread_out(), heavy, checked=False)
+    low = run_variant(Frozen(spread_out()), light, checked=False)
+    high = run_variant(Frozen(spread_out()), heavy, checked=False)
     assert low.bindings == high.bindings
     assert high.metrics["placementScore"] > low.metrics["placementScore"] > 0
 
@@ -115,7 +116,7 @@ def test_a_pod_that_preempts_is_counted():
     pods = [make_pod("low", cpu="2", node_name="n0", priority=0),
             make_pod("high", cpu="2", priority=100)]
     [variant] = expand({"releases": ["1.37"]}, None, base_release="1.37")
-    result = run_variant(cluster(*nodes, *pods), variant, checked=False)
+    result = run_variant(Frozen(cluster(*nodes, *pods)), variant, checked=False)
     assert result.metrics["preemptions"] == 1
     assert result.bindings["default/high"] == "n0"
 

@@ -60,6 +60,13 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
     def candidates_to_victims_map(self, candidates) -> dict[str, Victims]:
         return {c.name: c.victims for c in candidates}
 
+    def without_victims(self, pod: PodInfo, node_info: NodeInfo) -> Status | None:
+        """What select_victims_on_node answers for a node with no pod of lower priority than
+        `pod` (nothing leaves, so the node is as Filter saw it); None when it has one."""
+        if any(p.priority < pod.priority for p in node_info.pods):
+            return None
+        return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS)
+
     def select_victims_on_node(self, state: CycleState, pod: PodInfo, node_info: NodeInfo,
                                pdbs: list[dict]):
         """(victims most important first, PDB violations, Status) on a copy of the node.

@@ -5,8 +5,9 @@ Preempt finds the nodes where removing lower-priority pods would let the preempt
 picks one (pickOneNodeForPreemption) and prepares it: victims are deleted gracefully and
 lower-priority pods nominated to the node lose their nomination.
 
-The plugin-specific parts (eligibility, victim selection, how many candidates) come from the
-`interface` object, the DefaultPreemption plugin, as Go's Evaluator embeds preemption.Interface.
+The plugin-specific parts (eligibility, victim selection, which nodes have no possible victim,
+how many candidates) come from the `interface` object, the DefaultPreemption plugin, as Go's
+Evaluator embeds preemption.Interface.
 Go dry-runs nodes in parallel and stops when enough candidates are found; this runs them one by
 one (parallelism 1), so the candidates found are the first ones in (offset + i) % n order.
 """
@@ -209,7 +210,15 @@ class Evaluator:
         errors: list[str] = []
         n = len(potential_nodes)
         for i in range(n):
-            node_copy = potential_nodes[(offset + i) % n].clone()
+            node = potential_nodes[(offset + i) % n]
+            # A node where nothing could be a victim gets SelectVictimsOnNode's answer without
+            # the copies of the node and the state (most nodes, when pods of one priority fill
+            # a cluster: copying them was most of a failed cycle).
+            status = self.interface.without_victims(pod, node)
+            if status is not None:
+                statuses.set(node.name, status)
+                continue
+            node_copy = node.clone()
             pods, num_violations, status = self.interface.select_victims_on_node(
                 state.clone(), pod, node_copy, pdbs)
             if status.is_success() and pods:
