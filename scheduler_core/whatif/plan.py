@@ -5,18 +5,22 @@ the cluster with k copies added, never by a formula, so that affinities, taints,
 priorities and preemption all count. One run is a Trial.
 
 The search:
-1. k = 0. With no pod pending, nothing is needed. Otherwise the pods still pending are asked,
-   through the scheduler's own Filter plugins, whether one more empty copy would take them:
-   their requests, summed, give a first guess of k (a guess only: it steers the search).
+1. A first guess, before any run: the pending pods that pass the scheduler's own Filter
+   plugins on an empty copy (one probe per pod shape), their requests summed, less what the
+   cluster's nodes have free, in copies. A guess only: it steers the search, and saves the
+   run with no copy (the costliest one: every pod that does not fit fails a cycle and
+   dry-runs preemption) when copies are needed anyway. A guess of 0 runs that one first.
 2. Grow from the guess until every pod binds, or no pending pod passes Filter on one more
-   empty copy (more copies cannot help it), or k reaches --max-nodes; each step adds what the
+   empty copy (more copies cannot help it), or k reaches --max-nodes. Each step adds what the
    still placeable pods' requests need, and at least a quarter more (so the growth is
-   geometric even when the requests underestimate, as with anti-affinity). The pods bound
-   there are the target: every pod that adding such nodes can bind.
-3. Narrow between the largest count tried that misses a target pod and the smallest that
-   binds them all: the next count is what the target pods still pending need at the rate
-   copies have bound them so far (copies fill nearly linearly), and bisection takes over
-   when that estimate does not halve the interval, so the search stays logarithmic.
+   geometric even when the requests underestimate, as with anti-affinity; and one step from
+   a close guess usually passes the answer at once, leaving no failed count above the guess
+   to bisect from). The pods bound there are the target: every pod that adding such nodes can
+   bind.
+3. If no count below that one was run and missed a target pod, gallop down (1, 2, 4, ...
+   copies fewer) until one does, or 0 binds them all.
+4. Bisect between the largest count run that misses a target pod and the smallest that binds
+   them all.
 
 The scheduler is not monotone in the node count: scores, tie-breaks and preemption change
 with the nodes, so k copies may bind the target where k + 1 do not. The answer is always a
@@ -30,8 +34,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..framework.types import NodeInfo
-from .capacity import DEFAULT_MAX_COPIES, capacity
+from ..framework.types import PODS, NodeInfo, Resource
+from .capacity import DEFAULT_MAX_COPIES, capacity, shape_key
 from .probe import filter_status
 from .scenario import Scenario
 from .template import check_names, copies
@@ -87,6 +91,26 @@ class PlanResult:
         }
 
 
+def probe(scheduler, pods: list, node_name: str) -> tuple[dict, dict]:
+    """(placeable, refused) for `pods` on the empty node `node_name` of the scheduler's
+    cluster: the requests of those that pass Filter there, and for the others the first
+    plugin to refuse with its reasons. Pods of one shape get one answer (Filter sees nothing
+    that tells replicas apart)."""
+    verdicts: dict[str, object] = {}
+    placeable, refused = {}, {}
+    for pi in pods:
+        key = shape_key(pi.obj)
+        if key not in verdicts:
+            verdicts[key] = filter_status(scheduler, pi, node_name)
+        status = verdicts[key]
+        if status.is_success():
+            placeable[pi.key] = pi.requests
+        else:
+            refused[pi.key] = f"{status.plugin}: {status.message()}" if status.plugin \
+                else status.message()
+    return placeable, refused
+
+
 def run_trial(scenario: Scenario, template: dict, count: int) -> Trial:
     """The scheduler run to the end with `count` copies; then one more empty copy is added
     to the finished cluster and each pending pod asked whether it passes Filter there."""
@@ -96,33 +120,52 @@ def run_trial(scenario: Scenario, template: dict, count: int) -> Trial:
     extra_name = extra["metadata"]["name"]
     scheduler.cache.add_node(extra)
     scheduler.snapshot = scheduler.cache.new_snapshot()
-    by_key = {p.key: p for p in scheduler.pods}
-    pending = [key for key, node in scheduler.bindings.items() if not node and key in by_key]
-    placeable, refused = {}, {}
-    for key in pending:
-        status = filter_status(scheduler, by_key[key], extra_name)
-        if status.is_success():
-            placeable[key] = by_key[key].requests
-        else:
-            refused[key] = f"{status.plugin}: {status.message()}" if status.plugin \
-                else status.message()
+    pending = {key for key, node in scheduler.bindings.items() if not node}
+    placeable, refused = probe(scheduler, [p for p in scheduler.pods if p.key in pending],
+                               extra_name)
     scheduler.cache.remove_node(extra_name)
     scheduler.snapshot = scheduler.cache.new_snapshot()
     return Trial(count, dict(scheduler.bindings), scheduler.pending_reasons(), placeable,
                  refused, scheduler)
 
 
-def first_guess(template: dict, trial: Trial) -> int:
-    """Copies the pending pods an empty copy would take need by their summed requests alone."""
-    room = NodeInfo(template).allocatable
-    need = 1
+def copies_for(room, placeable: dict[str, object], free=None) -> int:
+    """Copies of a node with allocatable `room` that the requests of `placeable` pods need,
+    beyond `free` (a Resource: what the cluster has free) if given; 0 when they fit."""
+    need = 0
     for name in room.names():
-        total = sum(req.get(name) for req in trial.placeable.values())
-        if name == "pods":
-            total = len(trial.placeable)
-        if total and room.get(name):
+        if not room.get(name):
+            continue
+        total = len(placeable) if name == PODS else \
+            sum(req.get(name) for req in placeable.values())
+        total -= free.get(name) if free is not None else 0
+        if total > 0:
             need = max(need, math.ceil(total / room.get(name)))
     return need
+
+
+def first_guess(template: dict, trial: Trial) -> int:
+    """Copies the pending pods an empty copy would take need by their summed requests alone."""
+    return max(copies_for(NodeInfo(template).allocatable, trial.placeable), 1)
+
+
+def static_guess(scenario: Scenario, template: dict) -> int:
+    """Copies the pods pending at the start need beyond what the nodes have free, counting
+    only those that pass Filter on an empty copy; before any run (0: run with none first)."""
+    copy = copies(template, 1)[0]
+    scheduler = scenario.scheduler([copy])
+    pending = [p for p in scheduler.pods if p.key in set(scheduler.pending_at_start)]
+    placeable, _ = probe(scheduler, pending, copy["metadata"]["name"])
+    free = Resource()
+    for ni in scheduler.snapshot.list():
+        if ni.name == copy["metadata"]["name"]:
+            continue
+        for name in ni.allocatable.names():
+            used = len(ni.pods) if name == PODS else ni.requested.get(name)
+            left = ni.allocatable.get(name) - used
+            if left > 0:
+                free.set(name, free.get(name) + left)
+    return copies_for(NodeInfo(template).allocatable, placeable, free)
 
 
 class Search:
@@ -143,8 +186,8 @@ class Search:
         return self.trials[count]
 
     def grow(self, start: int) -> Trial:
-        """From the first guess, add what the still placeable pods need by their requests, and
-        at least a quarter more, until nothing is left to gain."""
+        """From the first guess, add what the still placeable pods need by their requests,
+        and at least a quarter more, until nothing is left to gain."""
         count = min(start, self.max_nodes)
         while True:
             t = self.trial(count, "grow")
@@ -154,30 +197,29 @@ class Search:
                         self.max_nodes)
 
     def narrow(self, target: set[str]) -> Trial:
-        def hits(k: int) -> int:
-            return len(target & self.trials[k].bound)
-        hi = min(k for k in self.trials if hits(k) == len(target))
-        lo = max((k for k in self.trials if k < hi and hits(k) < len(target)), default=-1)
-        base = hits(0)
-        while hi - lo > 1:
-            width = hi - lo
-            guess = (lo + hi) // 2
-            if lo > 0 and hits(lo) > base:
-                # Target pods bound per copy so far: the copies still missing at that rate.
-                rate = (hits(lo) - base) / lo
-                guess = lo + math.ceil((len(target) - hits(lo)) / rate)
-            guess = min(max(guess, lo + 1), hi - 1)
-            if hits(self.trial(guess, "narrow").nodes) == len(target):
-                hi = guess
+        def binds_all(k: int) -> bool:
+            return target <= self.trials[k].bound
+        hi = min(k for k in self.trials if binds_all(k))
+        misses = [k for k in self.trials if k < hi and not binds_all(k)]
+        if misses:
+            lo = max(misses)
+        else:
+            # Gallop down from the smallest count that binds them all to one that does not.
+            lo, step = hi, 1
+            while lo > 0:
+                lo = max(hi - step, 0)
+                if not binds_all(self.trial(lo, "narrow").nodes):
+                    break
+                hi, step = lo, 2 * step
+                self.forget(keep=hi)
             else:
-                lo = guess
-            if hi - lo > width // 2:    # the estimate did not halve it: bisect once
-                mid = (lo + hi) // 2
-                if lo < mid < hi:
-                    if hits(self.trial(mid, "narrow").nodes) == len(target):
-                        hi = mid
-                    else:
-                        lo = mid
+                return self.trials[hi]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if binds_all(self.trial(mid, "narrow").nodes):
+                hi = mid
+            else:
+                lo = mid
             self.forget(keep=hi)
         return self.trials[hi]
 
@@ -195,11 +237,12 @@ def plan(scenario: Scenario, template: dict, *, template_file: str = "",
     pod's shape fit (max_copies 0: not measured)."""
     check_names(template, max_nodes + 1, scenario.node_names, template_file)
     search = Search(scenario, template, max_nodes, progress)
-    base = search.trial(0, "start")
-    if not base.pending or not base.placeable or max_nodes == 0:
+    guess = static_guess(scenario, template) if max_nodes else 0
+    base = search.trial(0, "start") if guess == 0 else None
+    if base is not None and (not base.pending or not base.placeable or max_nodes == 0):
         result = PlanResult(base, [base], max_nodes_reached=bool(base.placeable))
     else:
-        upper = search.grow(first_guess(template, base))
+        upper = search.grow(guess or first_guess(template, base))
         answer = search.narrow(upper.bound)
         result = PlanResult(answer, list(search.trials.values()),
                             max_nodes_reached=upper.nodes >= max_nodes and bool(upper.placeable))

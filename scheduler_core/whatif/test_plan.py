@@ -99,8 +99,9 @@ def test_progress_is_reported_after_every_trial_and_the_count_of_copies():
     result = plan(scenario(*nodes, *pods), template(cpu="1"), progress=events.append)
     trial_events = [e for e in events if e["phase"] != "capacity"]
     assert [e["trials"] for e in trial_events] == list(range(1, len(result.trials) + 1))
-    assert trial_events[0] == {"phase": "start", "trials": 1, "nodes": 0, "bound": 1,
-                               "pending": 2}
+    # The first guess (2 pods beyond the node's room, 1 pod per copy) is run first.
+    assert trial_events[0] == {"phase": "grow", "trials": 1, "nodes": 2, "bound": 3,
+                               "pending": 0}
     assert events[-1] == {"phase": "capacity", "shapes": 1}
 
 
@@ -153,7 +154,7 @@ def test_cli_prints_the_contract_json_and_reports_progress_on_stderr(files):
     out = json.loads(done.stdout)
     assert out["schemaVersion"] == 1 and out["nodesToAdd"] == 1
     assert set(out) >= {"bindings", "stillPending", "search", "capacity", "warnings"}
-    assert "plan: trial 1 (start): 0 node(s) added, 4 bound, 2 pending" in done.stderr
+    assert "plan: trial 1 (grow): 1 node(s) added, 6 bound, 0 pending" in done.stderr
 
 
 def test_cli_table_names_the_copies(files):
@@ -187,9 +188,10 @@ def test_cli_refuses_a_template_whose_copies_would_take_a_node_name(tmp_path, fi
 
 
 # --- the search on its own: trials stood in by a table of which pods each count binds -----------
-def fake_trials(monkeypatch, bound_at):
+def fake_trials(monkeypatch, bound_at, guess=0):
     """run_trial answers from bound_at(count) -> number of the 10 pods bound; an extra copy
-    would take a pending pod while fewer than 10 are bound. Returns the counts tried."""
+    would take a pending pod while fewer than 10 are bound; the first guess before any run is
+    `guess`. Returns the counts tried."""
     from scheduler_core.framework.types import Resource
     from scheduler_core.whatif import plan as plan_module
 
@@ -203,6 +205,7 @@ def fake_trials(monkeypatch, bound_at):
         return plan_module.Trial(count, bindings, {}, placeable)
 
     monkeypatch.setattr(plan_module, "run_trial", run_trial)
+    monkeypatch.setattr(plan_module, "static_guess", lambda *a: guess)
     monkeypatch.setattr(plan_module, "check_names", lambda *a: None)
     return tried
 
@@ -229,3 +232,17 @@ def test_the_search_stays_logarithmic_when_the_first_guess_is_far_too_low(monkey
     result = plan(NoScenario(), make_node("tmpl", cpu="5"), max_copies=0)
     assert result.answer.nodes == 10
     assert len(tried) <= 8
+
+
+def test_a_first_guess_that_binds_every_pod_is_checked_one_copy_below_and_nothing_else(monkeypatch):
+    tried = fake_trials(monkeypatch, lambda k: min(2 * k, 10), guess=5)
+    result = plan(NoScenario(), make_node("tmpl", cpu="2"), max_copies=0)
+    assert result.answer.nodes == 5
+    assert tried == [5, 4]
+
+
+def test_a_first_guess_far_too_high_gallops_down_then_bisects(monkeypatch):
+    tried = fake_trials(monkeypatch, lambda k: min(2 * k, 10), guess=40)
+    result = plan(NoScenario(), make_node("tmpl", cpu="2"), max_copies=0)
+    assert result.answer.nodes == 5 and 4 in tried
+    assert tried[:6] == [40, 39, 37, 33, 25, 9] and len(tried) <= 10

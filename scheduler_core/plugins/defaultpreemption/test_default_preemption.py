@@ -1096,3 +1096,22 @@ def test_the_preemption_lesson():
     sched = result.scheduler
     batch = [p for p in sched.pods if p.name.startswith("batch")]
     assert all(p.deletion_time == 0.0 and p.uid not in sched.cache.pods for p in batch)
+
+
+@pytest.mark.parametrize("running_priority, dry_run", [
+    pytest.param(HIGH, False, id="a node with pods only as important as the preemptor is "
+                                 "answered 'no victims' without a dry run"),
+    pytest.param(MID, True, id="a node with a less important pod is dry-run"),
+])
+def test_a_node_without_possible_victims_is_answered_as_select_victims_on_node_would(
+        running_priority, dry_run):
+    e = Env([node("node1", LARGE)],
+            [pod("p", priority=HIGH, req=LARGE), pod("a", on="node1", priority=running_priority,
+                                                      req=MEDIUM)])
+    p = e.pod("p")
+    ni = e.sched.snapshot.get("node1")
+    quick = e.plugin.without_victims(p, ni)
+    assert (quick is None) == dry_run
+    if quick is not None:
+        _, _, full = e.plugin.select_victims_on_node(e.pre_filter(p), p, ni.clone(), [])
+        assert (quick.code, quick.reasons) == (full.code, full.reasons)
