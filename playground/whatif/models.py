@@ -16,6 +16,9 @@ class PlanJob(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                               related_name="plans")
     template = models.JSONField()            # the Node whose copies are added
+    # What the release does not honour in the template, as its reading said (the template is
+    # stored without its unknown fields): the plan's warnings start with these.
+    template_warnings = models.JSONField(default=list, blank=True)
     max_nodes = models.IntegerField()
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=QUEUED)
     progress = models.JSONField(default=list, blank=True)   # each trial's row, as it ends

@@ -18,11 +18,13 @@ PLAN_RUN = "playground.whatif.plan_run"
 TEMPLATE_FILE = "template"
 
 
-def _template_of(text) -> dict:
+def _template_of(text) -> tuple[dict, list[str]]:
+    """(the template Node, its warnings)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput({"template": ["give the template Node as YAML or JSON"]})
+    said: list[str] = []
     try:
-        return read_template(TEMPLATE_FILE, text)
+        return read_template(TEMPLATE_FILE, text, warnings=said), said
     except InputError as exc:
         raise InvalidInput({"template": [str(exc)]}) from exc
 
@@ -39,14 +41,15 @@ def _max_nodes_of(value) -> int:
 
 def plan_create(*, cluster, owner, template, max_nodes=None) -> PlanJob:
     """Check the template (a valid Node whose copies' names are free) and queue the plan."""
-    node = _template_of(template)
+    node, said = _template_of(template)
     limit = _max_nodes_of(max_nodes)
     names = {m["metadata"]["name"] for m in cluster_manifests(cluster) if m.get("kind") == "Node"}
     try:
         check_names(node, limit + 1, names, TEMPLATE_FILE)
     except InputError as exc:
         raise InvalidInput({"template": [str(exc)]}) from exc
-    job = PlanJob.objects.create(cluster=cluster, owner=owner, template=node, max_nodes=limit)
+    job = PlanJob.objects.create(cluster=cluster, owner=owner, template=node, max_nodes=limit,
+                                 template_warnings=said)
     tasking.enqueue_on_commit(tasking.task_named(PLAN_RUN), job_id=job.pk)
     return job
 
@@ -80,11 +83,12 @@ def plan_execute(*, job_id: int) -> None:
 
     try:
         scenario = _scenario(job.cluster)
+        scenario.warnings.extend(job.template_warnings)
         result = plan(scenario, job.template, template_file=TEMPLATE_FILE,
                       max_nodes=job.max_nodes, progress=progress)
     except InputError as exc:
         PlanJob.objects.filter(pk=job_id).update(status=PlanJob.FAILED, error=str(exc))
         return
     out = {"schemaVersion": 1, "release": scenario.features.release,
-           "warnings": scenario.warnings, **result.to_json()}
+           "warnings": scenario.warnings.to_list(), **result.to_json()}
     PlanJob.objects.filter(pk=job_id).update(status=PlanJob.DONE, result=out)

@@ -82,14 +82,16 @@ def _non_negative(value: int, flag: str) -> None:
 def plan_command(args, run: dict) -> int:
     _non_negative(args.max_nodes, "--max-nodes")
     _non_negative(args.max_copies, "--max-copies")
-    template = read_template(args.node_template)
+    said: list[str] = []
+    template = read_template(args.node_template, features=run["features"], warnings=said)
     scenario = scenario_of(args, run)
+    scenario.warnings.extend(said)
     result = plan(scenario, template, template_file=args.node_template,
                   max_nodes=args.max_nodes, max_copies=args.max_copies,
                   progress=lambda e: print(f"plan: {_progress_line(e)}", file=sys.stderr,
                                            flush=True))
     out = {"schemaVersion": 1, "release": scenario.features.release,
-           "warnings": scenario.warnings, **result.to_json()}
+           "warnings": scenario.warnings.to_list(), **result.to_json()}
     if args.output == "json":
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:

@@ -102,10 +102,9 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
     base = scenario.scheduler()
     pending = [p for p in base.pods if p.key in base.bindings]
     (limits or Limits()).check(len(base.cache.node_infos), len(pending))
-    warnings = list(scenario.warnings)
     if base.life is not None and base.life.steps:
-        warnings.append("optimize: the timeline's steps are not part of the global placement; "
-                        "it places the pods pending at the start")
+        scenario.warnings.append("optimize: the timeline's steps are not part of the global "
+                                 "placement; it places the pods pending at the start")
     bindings, bound_cycles = scheduler_placement(scenario)
     placeable = [p for p in pending if _admitted(base, p)]
     started = time.perf_counter()
@@ -133,5 +132,5 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
         "unmodelled": [name for name in used if name not in MODELLED],
         "gained": blocked_by(scheduler_bindings, optimal, bound_cycles),
         "solverSeconds": round(time.perf_counter() - started, 3),
-        "warnings": warnings,
+        "warnings": scenario.warnings.to_list(),   # the scheduler's run's too
     }

@@ -14,6 +14,7 @@ from ..errors import InputError
 from ..features import DEFAULT_GATES, FeatureGates
 from ..loader import Cluster, load_documents, read_sources
 from ..scheduler import Scheduler
+from ..warninglog import WarningLog
 
 ADDED_NODES_SOURCE = "(added nodes)"
 
@@ -39,8 +40,9 @@ class Scenario:
         sources: [(file, [document, ...])] as load_documents takes them (checked: validated
         when stored, as a playground run's are); config: the KubeSchedulerConfiguration
         (None: the documents' own); config_file: a file that must hold it.
-        warn(line) gets the warnings of reading the input and of the configuration, once
-        (the runs that follow read the same input again and would only repeat them)."""
+        warn(line) gets each warning once, as it comes: those of reading the input and of
+        the configuration now, then any new one a run built here raises (`warnings` holds
+        them all, in that order, without repeats)."""
         self._frozen = Frozen(sources)
         self.seed, self.out_of_tree, self.features = seed, out_of_tree, features
         self.config = config
@@ -56,7 +58,7 @@ class Scenario:
         # Built once so that a bad configuration is reported before any search starts.
         self.frameworks = build_scheduler(cluster, config, config_file=self.config_file,
                                           seed=seed, out_of_tree=out_of_tree).frameworks
-        self.warnings = cluster.warnings.to_list()
+        self.warnings: WarningLog = cluster.warnings
 
     @classmethod
     def from_files(cls, paths: list[str], *, config_file: str | None = None,
@@ -69,7 +71,15 @@ class Scenario:
         sources = self._frozen.thaw()
         if extra_nodes:
             sources.append((ADDED_NODES_SOURCE, list(extra_nodes)))
-        return load_documents(sources, self.seed, checked=True, features=self.features)
+        cluster = load_documents(sources, self.seed, checked=True, features=self.features)
+        cluster.warnings.subscribe(self._gather)
+        return cluster
+
+    def _gather(self, line: str) -> None:
+        # Added copies repeat their template's own warnings, which its reading said once,
+        # naming its file (template.read_template).
+        if not line.startswith(f"{ADDED_NODES_SOURCE}:"):
+            self.warnings.append(line)
 
     def scheduler(self, extra_nodes: list[dict] = (), observer=None) -> Scheduler:
         """A fresh scheduler over the cluster plus `extra_nodes`, nothing scheduled yet."""

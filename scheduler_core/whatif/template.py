@@ -11,13 +11,17 @@ import copy
 from collections import Counter
 
 from ..errors import InputError
+from ..features import DEFAULT_GATES, FeatureGates
 from ..loader import load_documents, read_sources
 
 HOSTNAME = "kubernetes.io/hostname"
 
 
-def read_template(path: str, text: str | None = None) -> dict:
-    """The template Node, checked as the API server checks a Node; InputError otherwise."""
+def read_template(path: str, text: str | None = None, *, features: FeatureGates = DEFAULT_GATES,
+                  warnings: list[str] | None = None) -> dict:
+    """The template Node, checked as the API server checks a Node; InputError otherwise.
+    warnings gets what the run's release (features) does not honour in it, and its unknown
+    fields (dropped), each line naming the file: said once here, not for each copy."""
     sources = read_sources([path], {path: text} if text is not None else None)
     docs = sources[0][1]
     kinds = [str(d.get("kind")) if isinstance(d, dict) else type(d).__name__ for d in docs]
@@ -25,7 +29,10 @@ def read_template(path: str, text: str | None = None) -> dict:
         found = ", ".join(f"{n} {kind}" for kind, n in Counter(kinds).items()) or "nothing"
         raise InputError(f"a node template is exactly one Node document, found {found}",
                          file=path, field="kind")
-    return load_documents(sources).nodes[0]
+    cluster = load_documents(sources, features=features)
+    if warnings is not None:
+        warnings.extend(cluster.warnings)
+    return cluster.nodes[0]
 
 
 def copies(template: dict, count: int, start: int = 1) -> list[dict]:

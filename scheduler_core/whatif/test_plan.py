@@ -157,6 +157,36 @@ def test_cli_prints_the_contract_json_and_reports_progress_on_stderr(files):
     assert "plan: trial 1 (grow): 1 node(s) added, 6 bound, 0 pending" in done.stderr
 
 
+def test_cli_says_what_the_release_does_not_honour_in_the_template_once_not_per_copy(
+        tmp_path, files):
+    cluster, _ = files
+    node = tmp_path / "declared.yaml"
+    declared = make_node("tmpl", cpu="2")
+    declared["status"]["declaredFeatures"] = ["Foo"]
+    node.write_text(yaml.safe_dump(declared))
+    done = run_plan(cluster, "--node-template", node, "--release", "1.34", "--output", "json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["nodesToAdd"] == 1
+    line = (f"{node}: document 1: Node tmpl: field status.declaredFeatures: node declared "
+            "features are not in kube-scheduler v1.34 (feature gate NodeDeclaredFeatures came "
+            "later); ignored")
+    assert out["warnings"] == [line]
+    assert done.stderr.count("Warning: ") == 1 and f"Warning: {line}\n" in done.stderr
+
+
+def test_warnings_a_run_raises_are_gathered_once_and_said_as_they_come():
+    said = []
+    s = Scenario.from_files(["cluster.yaml"], warn=said.append, texts={
+        "cluster.yaml": yaml.safe_dump_all([make_node("n0"), make_pod("p", cpu="1")])})
+    for _ in range(2):    # two trials meeting the same input
+        run = s.scheduler()
+        run.warnings.append("plugin X: field spec.y: not honoured")
+        run.warnings.append("(added nodes): document 1: Node tmpl-1: field z: not honoured")
+    assert s.warnings == ["plugin X: field spec.y: not honoured"]
+    assert said == ["plugin X: field spec.y: not honoured"]
+
+
 def test_cli_table_names_the_copies(files):
     cluster, node = files
     done = run_plan(cluster, "--node-template", node)

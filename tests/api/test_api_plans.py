@@ -45,11 +45,28 @@ def test_a_plan_runs_in_the_background_and_reports_each_trial(
     assert job["status"] == "done", job
     assert job["result"]["nodesToAdd"] == 2
     assert [p["pod"] for p in job["result"]["stillPending"]] == ["default/ssd"]
-    assert job["progress"][0] == {"phase": "start", "trials": 1, "nodes": 0, "bound": 2,
-                                  "pending": 4}
+    # The first guess (3 cpu beyond the node's 2 free, 2 per copy) is run first.
+    assert job["progress"][0] == {"phase": "grow", "trials": 1, "nodes": 2, "bound": 5,
+                                  "pending": 1}
+    assert job["result"]["warnings"] == []
     assert job["progress"][-1]["phase"] == "capacity"
     listed = api.get(f"/api/clusters/{small.pk}/plans/").json()
     assert [j["id"] for j in listed] == [job["id"]]
+
+
+@override_settings(PLAYGROUND_TASKS_SYNC=True)
+def test_the_templates_warnings_are_in_the_answer_once(
+        api, small, django_capture_on_commit_callbacks):
+    template = yaml.safe_load(TEMPLATE)
+    template["spec"] = {"unschedulabel": True}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"/api/clusters/{small.pk}/plans/",
+                            {"template": yaml.safe_dump(template), "maxNodes": 10}, format="json")
+    job = api.get(f"/api/plans/{response.json()['id']}/").json()
+    assert job["status"] == "done", job
+    assert job["result"]["nodesToAdd"] == 2
+    assert job["result"]["warnings"] == [
+        'template: document 1: Node extra: unknown field "spec.unschedulabel"']
 
 
 @pytest.mark.parametrize("body, field, message", [

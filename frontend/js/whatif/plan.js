@@ -21,6 +21,10 @@ function renderResult(target, job) {
   target.append(el("p.verdict", "Nodes to add: ", el("b#plan-answer", String(r.nodesToAdd)),
     r.nodesToAdd ? ` (${name}-1 … ${name}-${r.nodesToAdd})` : "",
     r.maxNodesReached ? " — the limit was reached: more copies might bind more pods" : ""));
+  if (r.warnings.length) {
+    target.append(el("h3", `Warnings (${r.warnings.length}): input kube-scheduler v${r.release} does not honour as given`),
+      el("ul#plan-warnings", r.warnings.map((w) => el("li", el("code", w)))));
+  }
   if (r.stillPending.length) {
     target.append(el("h3", `Pending with any number of copies (${r.stillPending.length})`),
       el("div.table-wrap", el("table.data#plan-pending",
