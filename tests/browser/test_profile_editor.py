@@ -175,3 +175,21 @@ def test_yaml_editor_highlights_hints_and_marks_kube_scheduler_messages(page):
     editor.type("        wei")
     editor.press("Control+Space")
     expect(options.filter(has_text="weight")).to_have_count(1)
+
+
+def test_a_field_of_the_wrong_type_gets_go_s_message_next_to_it(page):
+    # kube-scheduler's decoder names the field without list indexes; the editor finds it.
+    cluster = private_clone(page, "spread-antiaffinity", "profile-types")
+    page.goto(f"/clusters/{cluster}/profile/")
+    page.click("#tab-yaml")
+    expect(page.locator(EDITOR)).to_contain_text("kind: KubeSchedulerConfiguration")
+    page.fill(EDITOR, YAML.replace("hardPodAffinityWeight: 500", 'hardPodAffinityWeight: "5"'))
+    expect(page.locator("#yaml-status")).to_contain_text("YAML parsed")
+    message = ("decoding .profiles[0].pluginConfig[0]: decoding args for plugin InterPodAffinity: "
+               "json: cannot unmarshal string into Go struct field "
+               "InterPodAffinityArgs.hardPodAffinityWeight of type int32")
+    page.click("#tab-args")
+    expect(page.locator('[data-plugin="InterPodAffinity"] .field-error')).to_have_text(message)
+    expect(page.get_by_label("InterPodAffinity hardPodAffinityWeight")).to_have_attribute(
+        "aria-invalid", "true")
+    screenshot(page, "profile-editor-type-error.png")
