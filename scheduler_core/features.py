@@ -114,6 +114,21 @@ MODELLED = frozenset({
     "GangScheduling", "GenericWorkload", "NodeDeclaredFeatures", "PodLevelResources",
     "TaintTolerationComparisonOperators",
 })
+# pkg/features/kube_features.go's defaultKubernetesFeatureGateDependencies (as of v1.35), for
+# the gates listed here: a gate may be on only while the gates it depends on are on.
+# component-base checks them when the flag is set from v1.35 on (featuregate's
+# unsafeSetFromMap); v1.34's featuregate has no dependencies.
+DEPENDENCIES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("DRAAdminAccess", "DRAConsumableCapacity", "DRADeviceTaints",
+                     "DRAExtendedResource", "DRAPartitionableDevices", "DRAPrioritizedList",
+                     "DRASchedulerFilterTimeout"), ("DynamicResourceAllocation",)),
+    "DRADeviceBindingConditions": ("DynamicResourceAllocation", "DRAResourceClaimDeviceStatus"),
+    "DRADeviceTaintRules": ("DRADeviceTaints",),
+    "GangScheduling": ("GenericWorkload",),
+    "InPlacePodLevelResourcesVerticalScaling": ("InPlacePodVerticalScaling",
+                                                "PodLevelResources", "NodeDeclaredFeatures"),
+}
+DEPENDENCIES_SINCE = 35
 # component-base's own gates: set every unset alpha (beta) gate at once.
 ALL_ALPHA, ALL_BETA = "AllAlpha", "AllBeta"
 
@@ -241,7 +256,23 @@ def feature_gates(release: str = DEFAULT_RELEASE,
             if spec.prerelease == stage and name not in explicit:
                 values[name] = value
     values.update({k: v for k, v in explicit.items() if k in known})
+    if minor_of(release) >= DEPENDENCIES_SINCE:
+        _check_dependencies(values, text)
     return FeatureGates(release, MappingProxyType(values), tuple(explicit.items()), tuple(notes))
+
+
+def _check_dependencies(values: dict[str, bool], text: str) -> None:
+    """unsafeSetFromMap's last check: each gate that is on with a gate it depends on off
+    (Go walks a map; sorted here, for stable words), aggregated as utilerrors does."""
+    errors = []
+    for name in sorted(DEPENDENCIES):
+        off = sorted(d for d in DEPENDENCIES[name] if not values.get(d, False))
+        if values.get(name) and off:
+            errors.append(f"{name} is enabled, but depends on features that are disabled: "
+                          f"[{' '.join(off)}]")
+    if errors:
+        raise _flag_error(text, errors[0] if len(errors) == 1 else
+                          "[" + ", ".join(errors) + "]")
 
 
 DEFAULT_GATES = feature_gates()

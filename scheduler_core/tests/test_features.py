@@ -75,6 +75,16 @@ def test_a_removed_gate_is_unrecognized_by_the_release_that_dropped_it():
     pytest.param("1.37", "Foo=true", "unrecognized feature gate: Foo", id="unknown gate"),
     pytest.param("1.37", "PodLevelResources", "missing bool value for PodLevelResources",
                  id="a gate without a value"),
+    pytest.param("1.35", "GangScheduling=true", "GangScheduling is enabled, but depends on "
+                 "features that are disabled: [GenericWorkload]",
+                 id="a gate on with a gate it depends on off (kube_features.go dependencies)"),
+    pytest.param("1.36", "PodLevelResources=false", "InPlacePodLevelResourcesVerticalScaling is "
+                 "enabled, but depends on features that are disabled: [PodLevelResources]",
+                 id="a gate turned off under a gate on by default that depends on it"),
+    pytest.param("1.37", "DRADeviceTaints=false,GangScheduling=true",
+                 "[DRADeviceTaintRules is enabled, but depends on features that are disabled: "
+                 "[DRADeviceTaints], GangScheduling is enabled, but depends on features that "
+                 "are disabled: [GenericWorkload]]", id="two such gates, aggregated"),
     pytest.param("1.37", "PodLevelResources=maybe",
                  'invalid value of PodLevelResources=maybe, err: strconv.ParseBool: parsing '
                  '"maybe": invalid syntax', id="a value that is no bool"),
@@ -100,10 +110,10 @@ def test_setting_an_unlocked_ga_gate_is_allowed_with_kubes_warning():
 
 
 def test_all_alpha_turns_on_every_alpha_gate_not_set_explicitly():
-    gates = feature_gates("1.35", "AllAlpha=true,GenericWorkload=false")
-    assert gates.enabled("TaintTolerationComparisonOperators")
+    gates = feature_gates("1.35", "AllAlpha=true,TaintTolerationComparisonOperators=false")
+    assert gates.enabled("GenericWorkload") and gates.enabled("GangScheduling")
     assert gates.enabled("NodeDeclaredFeatures")          # alpha in v1.35
-    assert not gates.enabled("GenericWorkload")            # set explicitly
+    assert not gates.enabled("TaintTolerationComparisonOperators")   # set explicitly
     assert gates.enabled("OpportunisticBatching")          # beta, untouched
 
 

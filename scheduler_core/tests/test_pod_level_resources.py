@@ -116,9 +116,14 @@ def test_a_pod_level_request_counts_in_full_in_every_release(release):
                                                            "Insufficient cpu.")
 
 
+# From v1.36 InPlacePodLevelResourcesVerticalScaling (on) depends on PodLevelResources: turning
+# the latter off alone is refused (kube_features.go's dependencies), so both go off.
+PLR_OFF = "PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false"
+
+
 def test_with_the_gate_off_the_field_is_dropped_and_warned_of():
     sched = run([make_node("n1", cpu="1500m"), pod_level("a", "1", "500m"),
-                 pod_level("b", "1", "500m")], gates="PodLevelResources=false")
+                 pod_level("b", "1", "500m")], gates=PLR_OFF)
     assert sched.bindings == {"default/a": "n1", "default/b": "n1"}
     assert len(sched.warnings) == 2 and "field spec.resources:" in sched.warnings[0]
 
@@ -132,7 +137,7 @@ def test_a_running_pods_pod_level_request_fills_its_node():
 @pytest.mark.parametrize("gates,want", [
     pytest.param("", {"busy-mem": 99, "idle": 75},
                  id="the pod-level 2 CPU balance the node with 2Gi of memory in use"),
-    pytest.param("PodLevelResources=false", {"busy-mem": 76, "idle": 98},
+    pytest.param(PLR_OFF, {"busy-mem": 76, "idle": 98},
                  id="without pod-level resources the 100m container balances the idle node"),
 ])
 def test_balanced_allocation_scores_the_pod_level_request(gates, want):

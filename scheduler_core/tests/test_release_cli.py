@@ -73,11 +73,12 @@ def test_pod_level_resources_with_the_gate_off_are_warned_of_and_ignored(tmp_pat
     pod = make_pod("p", cpu="500m")
     pod["spec"]["resources"] = {"requests": {"cpu": "1"}}
     path = write(tmp_path / "in.yaml", make_node("n1"), pod)
-    out = simulate(path, "--output", "json", "--feature-gates", "PodLevelResources=false")
-    assert json.loads(out.stdout)["warnings"] == [
+    out = simulate(path, "--output", "json", "--feature-gates",
+                   "PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false")
+    assert json.loads(out.stdout)["warnings"][0] == (
         f"{path}: document 2: Pod default/p: field spec.resources: pod-level resources are "
         f"ignored: the PodLevelResources feature gate is off in this run (v1.37; "
-        f"--feature-gates PodLevelResources=true turns it on)"]
+        f"--feature-gates PodLevelResources=true turns it on)")
 
 
 def test_a_comparison_toleration_without_its_gate_is_refused_as_the_api_server_does(tmp_path):
