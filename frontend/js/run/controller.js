@@ -18,6 +18,7 @@ const STEP_HOLD_MS = 250;
 
 export class RunController {
   constructor(runId) {
+    this.held = null; // hide until reveal: {index, upTo} (conceal)
     this.runId = runId;
     this.store = new RunStore();
     this.listeners = new Set();
@@ -58,7 +59,38 @@ export class RunController {
       return;
     }
     clearTimeout(this.holdTimer);
+    this.keepConcealed();
     for (const fn of this.listeners) fn(this);
+  }
+
+  /**
+   * Hide until reveal (the presenter's projector): `held` {index, upTo} shows cycle `index`
+   * walked up to point `upTo` (a POINT_INDEX: the last point the room may see) and no
+   * further, however far the run goes meanwhile; the rest of the view stays as it is. null
+   * lets go and shows that cycle whole.
+   */
+  conceal(held) {
+    const S = this.store;
+    const before = this.held;
+    this.held = held;
+    if (!held && before) {
+      S.held = false;
+      S.cursor = WHOLE;
+      S.point = null;
+      S.seek(before.index);
+    }
+    this.changed();
+  }
+
+  /** Keeps the view within what `held` lets the room see (earlier cycles stay free to view). */
+  keepConcealed() {
+    const S = this.store;
+    const h = this.held;
+    S.held = Boolean(h) && S.latest >= h.index && S.viewed >= h.index;
+    if (!S.held) return;
+    S.viewIndex = h.index;
+    if (S.cursor > h.upTo) S.cursor = h.upTo;
+    if (S.point !== null && S.point > h.upTo) S.point = null;
   }
 
   /** Changes wait no longer: the step's trace came, or nothing more is coming. */

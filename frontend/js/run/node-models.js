@@ -70,12 +70,12 @@ export function nodeModels(store, cycle, { running = false, search = new Map() }
   const names = S.nodeNames;
   const verdicts = verdictsAt(cycle, S.cursor, names, running);
   const args = { meta: S.meta, records: S.records, index: S.viewed, cycle, cursor: S.cursor };
-  const where = S.inHistory || !S.live.size ? rebuiltPlacement(args) : livePlacement({ ...args, live: S.live });
-  const queues = !S.inHistory && S.state ? S.state.queues : null;
+  const where = S.rebuilt || !S.live.size ? rebuiltPlacement(args) : livePlacement({ ...args, live: S.live });
+  const queues = !S.rebuilt && S.state ? S.state.queues : null;
   const noms = nominations(queues);
   const ctx = {
     ends: victimEnds(S.records, S.meta, S.viewed),
-    now: S.inHistory ? (cycle ? cycle.time : 0) : (S.state ? S.state.time : 0),
+    now: S.rebuilt ? (cycle ? cycle.time : 0) : (S.state ? S.state.time : 0),
     waiting: permitWaiters(queues),
     cycle,
     showNew: Boolean(cycle && S.cursor >= POINT_INDEX.reserve && cycle.node),

@@ -20,6 +20,7 @@ export class RunStore {
     this.viewIndex = null; // null: follow the latest cycle
     this.cursor = WHOLE; // how far into the viewed cycle the walk has got
     this.point = null; // the point whose detail is shown (null: a sensible default)
+    this.held = false; // the viewed cycle is held part-walked (RunController.conceal)
     this.version = 0; // counts the changes to the data above (not to where the viewer is)
   }
 
@@ -35,6 +36,12 @@ export class RunStore {
 
   get inHistory() {
     return this.viewIndex !== null && this.viewIndex < this.latest;
+  }
+
+  /** Whether the nodes and queues are drawn as the records leave them at the viewed cycle,
+   *  not from the engine's live state (which shows what came after: a held cycle's outcome). */
+  get rebuilt() {
+    return this.inHistory || this.held;
   }
 
   get finished() {

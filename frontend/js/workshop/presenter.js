@@ -1,12 +1,21 @@
 // Presenter mode on the run view (whose lesson panel shows the notes beside the run): a
 // compact workshop bar in the run's control bar (ask at a point, the live tally, reveal), the
 // display preferences (the site header is not shown on the projector), and "hide until
-// reveal": while a question is open, what the projector shows of the run's outcome (counts,
-// the cycle, nodes, queues, charts) is hidden, so the room predicts before it sees.
+// reveal": while a question is open, the projector shows the asked cycle walked up to the
+// question's point and no further (at Filter: the pod and PreFilter; at Score: Filter's
+// verdicts too; at PostFilter: which nodes Filter rejected and why), as the attendees see it
+// (playground/workshops/conceal.py); the counts, queues and panels that would give the
+// outcome away are hidden (workshop.css); the nodes, the lesson and the controls stay.
 
 import { api } from "../api.js";
+import { controller } from "../run/main.js";
+import { POINT_INDEX } from "../run/model.js";
 import { $, clear, el, setStatus } from "../util.js";
 import { LiveSocket } from "./live.js";
+
+// The last point of the asked cycle the room sees, per question point (conceal.py's
+// VISIBLE_KEYS).
+const SHOWN_UP_TO = { Filter: "preFilter", Score: "preScore", PostFilter: "filter" };
 
 const root = document.documentElement;
 const code = document.querySelector('meta[name="workshop-code"]').content;
@@ -37,8 +46,9 @@ function conceal() {
   const hidden = Boolean(open) && hideBox.checked;
   if (hidden) root.dataset.conceal = open.point;
   else delete root.dataset.conceal;
+  controller.conceal(hidden ? { index: open.cycle_index, upTo: POINT_INDEX[SHOWN_UP_TO[open.point]] } : null);
   note.textContent = hidden
-    ? `Cycle ${open.cycle_index}, ${open.point}: ${open.prompt} The run's outcome is hidden until the reveal.`
+    ? `Cycle ${open.cycle_index}, ${open.point}: ${open.prompt} ${open.point} and what follows it are hidden until the reveal.`
     : "";
 }
 
