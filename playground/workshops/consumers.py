@@ -14,7 +14,7 @@ process (playground.workshops.relay), which conceals and encodes each once for e
 Controls are refused: to drive a run, an attendee detaches to their own sandbox's run
 (/ws/runs/<id>/).
 
-Membership is checked again in the background every MEMBERSHIP_RECHECK seconds (an attendee
+Membership is checked again in the background (playground.workshops.roll_call: an attendee
 removed, a workshop deleted: the stream closes), never on the way of a frame.
 
 Frames: the run stream's, plus `{"type": "workshop", "event": {...}}` and `{"type":
@@ -25,20 +25,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 
 from channels.db import database_sync_to_async
 
 from playground.frames import FrameBatcher, snapshot_frames
 from playground.runs.consumer import CLOSE_REFUSED, CONTROLS, RunConsumer
 from playground.runs.state import snapshot as run_snapshot
-from playground.workshops import events, relay, selectors, services
+from playground.workshops import events, relay, roll_call, selectors, services
 from playground.workshops.conceal import Concealer
 from playground.workshops.models import Prediction
 
 logger = logging.getLogger(__name__)
-
-MEMBERSHIP_RECHECK = 5.0  # seconds
 
 
 class WorkshopConsumer(RunConsumer):
@@ -55,8 +52,8 @@ class WorkshopConsumer(RunConsumer):
         self.workshop_group = events.group_name(self.workshop_id)
         await self.channel_layer.group_add(self.workshop_group, self.channel_name)
         await self.accept()
-        self._tasks = [asyncio.ensure_future(self._take_relayed()),
-                       asyncio.ensure_future(self._watch_membership())]
+        self._tasks = [asyncio.ensure_future(self._take_relayed())]
+        roll_call.join(self.workshop_id, self)
         await self._follow(run_id)
 
     def _setup_stream(self) -> None:
@@ -86,27 +83,14 @@ class WorkshopConsumer(RunConsumer):
         await self.send_snapshot()
 
     async def still_allowed(self) -> bool:
-        # Membership, not the run's visibility, lets an attendee watch; _watch_membership
-        # checks it.
+        # Membership, not the run's visibility, lets an attendee watch; roll_call checks it.
         return not self.withdrawn
-
-    async def _watch_membership(self) -> None:
-        # A room joins within seconds: the first wait is spread so that forty checks do not
-        # come due together, and they run off the thread the sockets' other queries share
-        # (a trainer's step waits on that one).
-        check = database_sync_to_async(_still_member, thread_sensitive=False)
-        user = self.scope.get("user")
-        wait = MEMBERSHIP_RECHECK * (0.5 + random.random())
-        while not self.withdrawn:
-            await asyncio.sleep(wait)
-            wait = MEMBERSHIP_RECHECK
-            if not await check(user, self.workshop_id):
-                await self.withdraw("you are no longer in this workshop")
 
     async def disconnect(self, code):
         if self.workshop_group is None:
             return
         await self.channel_layer.group_discard(self.workshop_group, self.channel_name)
+        roll_call.leave(self.workshop_id, self)
         if self.run_id is not None:
             await relay.unfollow(self.run_id, self)
         for task in [self._flusher, *self._tasks, *self._controls]:
@@ -209,10 +193,6 @@ def _membership(user, code: str):
     return (workshop.pk, None if member.is_trainer else member.attendee.pk,
             lesson.presenter_run_id if lesson else None,
             services.question_data(question) if question else None)
-
-
-def _still_member(user, workshop_id: int) -> bool:
-    return selectors.is_member(user, workshop_id)
 
 
 def _mine(question_id: int, attendee_id: int) -> dict | None:

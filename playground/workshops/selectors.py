@@ -59,6 +59,14 @@ def is_member(user, workshop_id: int) -> bool:
             or Attendee.objects.filter(workshop_id=workshop_id, user=user).exists())
 
 
+def member_user_ids(workshop_id: int) -> set[int]:
+    """The users who may be on the workshop's sockets: its trainer and attendees (none once it
+    is deleted), in one query."""
+    trainer = Workshop.objects.filter(pk=workshop_id).order_by().values_list("trainer_id")
+    attendees = Attendee.objects.filter(workshop_id=workshop_id).order_by().values_list("user_id")
+    return {pk for (pk,) in trainer.union(attendees)}
+
+
 def workshops_of(user) -> QuerySet[Workshop]:
     """The workshops a user leads or attends."""
     if not getattr(user, "is_authenticated", False):

@@ -24,6 +24,7 @@ PLAYGROUND_LAYERS = (
                 "playground.apps", "playground.*.apps", "playground.management*")),
     ("faces", ("playground.api.*", "playground.*.api", "playground.pages", "playground.*.pages",
                "playground.*.consumer", "playground.*.consumers", "playground.workshops.relay",
+               "playground.workshops.roll_call",
                "playground.workshops.practice_api", "playground.clusters.objects_api",
                "playground.site.views")),
     ("tasks", ("playground.*.tasks",)),

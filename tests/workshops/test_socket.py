@@ -8,8 +8,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from playground.asgi import application
-from playground.workshops import consumers as workshop_consumers
-from playground.workshops import services
+from playground.workshops import roll_call, services
 from playground.workshops.models import Attendee
 from tests.helpers import make_user
 from tests.runs.test_consumer_runs import Socket, headers
@@ -218,7 +217,7 @@ def test_viewers_of_a_reset_run_see_a_notice(room, trainer_user):
 
 def test_an_attendee_removed_from_the_workshop_is_closed_out(room, monkeypatch):
     # Membership is rechecked in the background every few seconds; here every 50 ms.
-    monkeypatch.setattr(workshop_consumers, "MEMBERSHIP_RECHECK", 0.05)
+    monkeypatch.setattr(roll_call, "MEMBERSHIP_RECHECK", 0.05)
     workshop, ana, _ = room
     h_ana = headers(ana)
 
