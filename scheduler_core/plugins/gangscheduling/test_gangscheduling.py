@@ -450,3 +450,19 @@ def test_v134_does_not_know_the_plugin_and_refuses_a_profile_naming_it(tmp_path)
         simulate([str(path)], config_file=str(config), features=feature_gates("1.34"))
     done = simulate([str(path)], config_file=str(config), features=feature_gates("1.35"))
     assert done.scheduler.warnings.to_list() == []
+
+
+def test_the_example_does_what_its_header_says():
+    """scheduler_core/examples/gang-workload.yaml with its flags: the gang that fits binds,
+    the one with room for two waits at Permit, the one under its quorum stays out."""
+    from pathlib import Path
+    example = Path(__file__).resolve().parents[2] / "examples" / "gang-workload.yaml"
+    result = simulate([str(example)], seed=1, until=600, features=feature_gates("1.37", GANG_ON))
+    s = result.scheduler
+    assert all(s.bindings[f"default/trainers-{i}"] for i in range(3))
+    assert not any(s.bindings[f"default/big-{i}"] for i in range(3))
+    assert len(s.waiting) == 2
+    assert s.pending_reasons()["default/late-0"] == QUORUM
+    # Without the gates two of "big" bind, a partial gang, and "late" binds too.
+    plain = simulate([str(example)], seed=1, features=feature_gates("1.37"))
+    assert [k for k, node in plain.scheduler.bindings.items() if not node] == ["default/big-2"]
