@@ -12,7 +12,7 @@ import inspect
 from dataclasses import dataclass, field
 
 from .config_decode import ARGS_FIELDS, SCHEME, DecodingError, strict_decoding_errors
-from .config_gotypes import decoding_type_error
+from .config_gotypes import decoding_type_error, whole_floats_as_ints
 from .errors import ConfigError, duplicate, invalid, required
 from .features import DEFAULT_GATES, FeatureGates
 from .framework.interfaces import EXTENSION_POINTS
@@ -234,7 +234,8 @@ def parse_configuration(raw: dict | None, registry: Registry | None = None,
     refused; Configuration.raw is then the document without them.
     """
     registry = registry or default_registry(features=features)
-    raw = copy.deepcopy(raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"})
+    raw = whole_floats_as_ints(copy.deepcopy(
+        raw or {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration"}))
     if raw.get("apiVersion", API_VERSION) != API_VERSION:
         raise ConfigError(f'no kind "KubeSchedulerConfiguration" is registered for version '
                           f'"{raw.get("apiVersion")}" in scheme "{SCHEME}"'

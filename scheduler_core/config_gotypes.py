@@ -235,6 +235,18 @@ def _walk(value, go_type, struct, stack: list[str], first: list[str]) -> None:
                 _walk(item, go_type.fields[key], go_type.go, [*stack, key], first)
 
 
+def whole_floats_as_ints(value):
+    """value with every whole float an integer, as sigs.k8s.io/yaml's YAMLToJSON hands YAML's
+    `50.0` to the decoder as JSON 50 (so an int32 field takes it)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    if isinstance(value, list):
+        return [whole_floats_as_ints(v) for v in value]
+    if isinstance(value, dict):
+        return {k: whole_floats_as_ints(v) for k, v in value.items()}
+    return value
+
+
 def decoding_type_error(raw: dict) -> str | None:
     """The type error that fails kube-scheduler's decoding of raw, or None: the outer
     object's first, then the first of the in-tree plugins' args in order

@@ -113,3 +113,10 @@ def test_out_of_tree_args_are_left_to_their_plugin():
                                               "args": {"permitWaitingTimeSeconds": "x"}}]}]}
     assert decoding_type_error(config) is None
     assert first_type_error({"x": 1}, Struct("v1.T", {"y": STRING})) is None
+
+
+def test_a_whole_float_is_an_integer_as_yaml_to_json_writes_it():
+    config = parse_configuration({"apiVersion": "kubescheduler.config.k8s.io/v1",
+                                  "kind": "KubeSchedulerConfiguration",
+                                  "percentageOfNodesToScore": 50.0})
+    assert config.percentage_of_nodes_to_score == 50
