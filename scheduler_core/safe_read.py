@@ -168,31 +168,44 @@ def _json_structure(data: np.ndarray) -> tuple[int, int]:
     """The deepest nesting of valid JSON text (its UTF-8 bytes) and how many keys its objects
     hold (its colons): its brackets and colons outside strings, counted on arrays (the text
     is valid, so a quote starts or ends a string unless an odd run of backslashes escapes
-    it)."""
+    it). Byte by byte in chunks (no sort; memory bounded), the string parity and the depth
+    carried from one chunk to the next."""
+    escaped = _escaped_quotes(data)
+    depth = keys = parity = 0
+    deepest = 0
+    for start in range(0, len(data), _CHUNK):
+        chunk = data[start:start + _CHUNK]
+        toggles = (chunk == 34).view(np.uint8)
+        if len(escaped):
+            inner = escaped[(escaped >= start) & (escaped < start + len(chunk))] - start
+            toggles[inner] = 0
+        # Inside a string where the count of quotes so far is odd (a running sum mod 256).
+        inside = (np.cumsum(toggles, dtype=np.uint8) + parity) & 1
+        parity = int(inside[-1])
+        outside = inside == 0
+        steps = ((chunk == 91) | (chunk == 123)).view(np.int8) - (
+            (chunk == 93) | (chunk == 125)).view(np.int8)
+        levels = np.cumsum(steps * outside, dtype=np.int32) + depth
+        deepest = max(deepest, int(levels.max()))
+        depth = int(levels[-1])
+        keys += int(np.count_nonzero((chunk == 58) & outside))
+    return deepest, keys
+
+
+_CHUNK = 1 << 22
+
+
+def _escaped_quotes(data: np.ndarray) -> np.ndarray:
+    """The positions of the quotes an odd run of backslashes escapes."""
     slashes = np.flatnonzero(data == 92)
-    quotes = np.flatnonzero(data == 34)
-    if len(slashes) and len(quotes):
-        # Runs of backslashes: where each ends and whether its length is odd.
-        breaks = np.flatnonzero(np.diff(slashes) != 1)
-        ends = slashes[np.r_[breaks, len(slashes) - 1]]
-        starts = slashes[np.r_[0, breaks + 1]]
-        odd_ends = ends[(ends - starts) % 2 == 0]
-        quotes = quotes[~np.isin(quotes - 1, odd_ends)]
-    opening = np.flatnonzero((data == 91) | (data == 123))
-    closing = np.flatnonzero((data == 93) | (data == 125))
-    colons = np.flatnonzero(data == 58)
-    events = np.concatenate([quotes, opening, closing, colons])
-    steps = np.concatenate([np.zeros(len(quotes), np.int64), np.ones(len(opening), np.int64),
-                            np.full(len(closing), -1, np.int64),
-                            np.zeros(len(colons), np.int64)])
-    kinds = np.concatenate([np.zeros(len(quotes), np.int8), np.ones(len(opening), np.int8),
-                            np.ones(len(closing), np.int8), np.full(len(colons), 2, np.int8)])
-    order = np.argsort(events, kind="stable")
-    kinds, steps = kinds[order], steps[order]
-    outside = np.cumsum(kinds == 0) % 2 == 0
-    depth = np.cumsum(np.where(outside, steps, 0))
-    keys = int(np.count_nonzero(outside & (kinds == 2)))
-    return (int(depth.max()) if len(depth) else 0), keys
+    if not len(slashes):
+        return slashes
+    breaks = np.flatnonzero(np.diff(slashes) != 1)
+    ends = slashes[np.r_[breaks, len(slashes) - 1]]
+    starts = slashes[np.r_[0, breaks + 1]]
+    after = ends[(ends - starts) % 2 == 0] + 1
+    after = after[after < len(data)]
+    return after[data[after] == 34]
 
 
 def _utf8(text: str) -> np.ndarray:

@@ -146,3 +146,33 @@ def test_a_template_is_read_as_yaml_and_told_so():
                                   '["1234567890123456789", 18446744073709551616]'])
 def test_what_orjson_refuses_is_read_as_the_standard_library_reads_it(text):
     assert safe_read.read_json(text) == json.loads(text)
+
+
+def _structure_by_hand(text: str) -> tuple[int, int]:
+    """Depth and keys of valid JSON text, scanned character by character."""
+    depth = deepest = keys = 0
+    inside = escaped = False
+    for ch in text:
+        if inside:
+            inside, escaped = (inside, False) if escaped else (ch != '"', ch == "\\")
+        elif ch == '"':
+            inside = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+        elif ch == ":":
+            keys += 1
+    return deepest, keys
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 1 << 22])
+@pytest.mark.parametrize("text", [
+    '{"a\\\\": [1, {"b": "x\\"y:["}]}', "[[[]]]", "{}", '"a:b"', "",
+    json.dumps({f"k{i}": [[{"x": '\\"]:{', "y": [{}] * i}]] for i in range(4)}),
+])
+def test_json_structure_counts_depth_and_keys_across_chunks(monkeypatch, chunk, text):
+    monkeypatch.setattr(safe_read, "_CHUNK", chunk)
+    data = np.frombuffer(text.encode(), np.uint8)
+    assert safe_read._json_structure(data) == _structure_by_hand(text)
