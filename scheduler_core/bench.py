@@ -1,7 +1,7 @@
 """python -m scheduler_core bench: scheduling throughput on scheduler_perf's workloads.
 
 The workloads are scheduler_perf's (test/integration/scheduler_perf/{misc,affinity,
-topology_spreading}/performance-config.yaml in kubernetes/kubernetes v1.37.0), with their
+topology_spreading,volumes}/performance-config.yaml in kubernetes/kubernetes v1.37.0), with their
 templates and pod counts: from 5,000 nodes up those of the variant that carries Go's threshold
 (SchedulingBasic's 5000Nodes_10000Pods, TopologySpreading's 5000Nodes_5000Pods...), below it the
 500Nodes variant's (scaled down under 500 nodes). The floor is that variant's `threshold`.
@@ -336,6 +336,102 @@ def scheduling_preferred_pod_anti_affinity(nodes: int, pods: int | None) -> Work
         {"weight": 1, "podAffinityTerm": _pod_affinity_term("yellow", HOSTNAME)}]}}
     return _two_namespaces(nodes, pods, {500: (500, 1000), 5000: (5000, 5000)}, "yellow",
                            affinity, ["NodeResourcesFit", "InterPodAffinity"], 90)
+
+
+# --- workloads (volumes/performance-config.yaml) -----------------------------------------------
+EBS_CSI = "ebs.csi.aws.com"
+MIGRATED_PLUGINS = "storage.alpha.kubernetes.io/migrated-plugins"
+
+
+@workload("SchedulingSecrets")
+def scheduling_secrets(nodes: int, pods: int | None) -> Workload:
+    """pod-with-secret-volume: pod-default with a secret volume (a volume the scheduler does
+    not look into). 5000Nodes_10000Pods: 1000 init, 10000 measured, threshold 790."""
+    init, measure = shape(nodes, pods, {500: (500, 1000), 5000: (1000, 10000)})
+    secret = {"volumes": [{"name": "secret", "secret": {"secretName": "secret"}}]}
+    return Workload(_nodes(nodes), _running(init, nodes, **secret),
+                    [make_pod(f"pod-{i}", **secret) for i in range(measure)],
+                    ["NodeResourcesFit", "VolumeBinding", "VolumeRestrictions"], 790)
+
+
+def _volume(kind: str, name: str, claim: str, namespace: str = "default") -> tuple[dict, dict]:
+    """A PersistentVolume from pv-aws.yaml (kind "aws": in-tree awsElasticBlockStore) or
+    pv-csi.yaml (kind "csi": ebs.csi.aws.com) and a claim from pvc.yaml, bound to each other
+    as scheduler_perf creates them (CreatePodWithPersistentVolume with bindVolume: the
+    volume's claimRef and phase Bound, the claim's volumeName and phase Bound)."""
+    source = ({"awsElasticBlockStore": {"volumeID": name}} if kind == "aws"
+              else {"csi": {"driver": EBS_CSI, "volumeHandle": name}})
+    pv = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name},
+          "spec": {"accessModes": ["ReadOnlyMany"], "capacity": {"storage": "1Gi"},
+                   "persistentVolumeReclaimPolicy": "Retain", **source,
+                   "claimRef": {"kind": "PersistentVolumeClaim", "apiVersion": "v1",
+                                "namespace": namespace, "name": claim}},
+          "status": {"phase": "Bound"}}
+    pvc = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+           "metadata": {"name": claim, "namespace": namespace,
+                        "annotations": {"pv.kubernetes.io/bind-completed": "true"}},
+           "spec": {"accessModes": ["ReadOnlyMany"], "resources": {"requests": {
+               "storage": "1Gi"}}, "volumeName": name},
+           "status": {"phase": "Bound"}}
+    return pv, pvc
+
+
+def _with_volume(pod: dict, claim: str) -> dict:
+    pod["spec"]["volumes"] = [{"name": "vol", "persistentVolumeClaim": {"claimName": claim}}]
+    return pod
+
+
+def _volumes_workload(nodes: int, pods: int | None, counts, kind: str, floor: float,
+                      csi_nodes: bool, migrated: bool = False) -> Workload:
+    """createNodes (with nodeAllocatableStrategy when csi_nodes: 39 attachable EBS volumes in
+    the node's allocatable and its CSINode, migrated listing kubernetes.io/aws-ebs as
+    migrated), then initPods and measurePods from pod-default, each with its own bound
+    volume and claim."""
+    init, measure = shape(nodes, pods, counts)
+    node_list, objects = _nodes(nodes), []
+    if csi_nodes:
+        for node in node_list:
+            node["status"]["allocatable"][f"attachable-volumes-csi-{EBS_CSI}"] = "39"
+            name = node["metadata"]["name"]
+            csi_node = {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
+                        "metadata": {"name": name},
+                        "spec": {"drivers": [{"name": EBS_CSI, "nodeID": name,
+                                              "allocatable": {"count": 39}}]}}
+            if migrated:
+                csi_node["metadata"]["annotations"] = {MIGRATED_PLUGINS: "kubernetes.io/aws-ebs"}
+            objects.append(csi_node)
+    running = [_with_volume(pod, f"pvc-init-{i}") for i, pod in enumerate(_running(init, nodes))]
+    pending = [_with_volume(make_pod(f"pod-{i}"), f"pvc-{i}") for i in range(measure)]
+    for claim in [f"pvc-init-{i}" for i in range(init)] + [f"pvc-{i}" for i in range(measure)]:
+        objects += _volume(kind, f"vol-{claim}", claim)
+    return Workload(node_list, running, pending,
+                    ["NodeResourcesFit", "VolumeBinding", "VolumeRestrictions", "VolumeZone",
+                     "NodeVolumeLimits"], floor, objects=objects)
+
+
+@workload("SchedulingInTreePVs")
+def scheduling_in_tree_pvs(nodes: int, pods: int | None) -> Workload:
+    """pv-aws.yaml volumes (in-tree awsElasticBlockStore) on node-default nodes.
+    5000Nodes_2000Pods: 1000 init, 2000 measured, threshold 290."""
+    return _volumes_workload(nodes, pods, {500: (500, 1000), 5000: (1000, 2000)}, "aws", 290,
+                             csi_nodes=False)
+
+
+@workload("SchedulingMigratedInTreePVs")
+def scheduling_migrated_in_tree_pvs(nodes: int, pods: int | None) -> Workload:
+    """pv-aws.yaml volumes on nodes whose CSINode counts 39 EBS volumes and lists
+    kubernetes.io/aws-ebs as migrated. 5000Nodes_5000Pods: 5000 init, 5000 measured,
+    threshold 100."""
+    return _volumes_workload(nodes, pods, {500: (500, 1000), 5000: (5000, 5000)}, "aws", 100,
+                             csi_nodes=True, migrated=True)
+
+
+@workload("SchedulingCSIPVs")
+def scheduling_csi_pvs(nodes: int, pods: int | None) -> Workload:
+    """pv-csi.yaml volumes (ebs.csi.aws.com) on nodes whose CSINode counts 39 EBS volumes.
+    5000Nodes_5000Pods: 5000 init, 5000 measured, threshold 100."""
+    return _volumes_workload(nodes, pods, {500: (500, 1000), 5000: (5000, 5000)}, "csi", 100,
+                             csi_nodes=True)
 
 
 # --- one measurement ---------------------------------------------------------------------------

@@ -120,7 +120,22 @@ SCHEDULER_PERF_COUNTS = [
     ("SchedulingDaemonset", 15000, 0, 30000, 1100),
     ("PreemptionBasic", 500, 2000, 500, None), ("PreemptionAsync", 5000, 20000, 5000, 570),
     ("Unschedulable", 5000, 100, 10000, 590),
+    # volumes/performance-config.yaml
+    ("SchedulingSecrets", 500, 500, 1000, 790), ("SchedulingSecrets", 5000, 1000, 10000, 790),
+    ("SchedulingInTreePVs", 5000, 1000, 2000, 290),
+    ("SchedulingMigratedInTreePVs", 5000, 5000, 5000, 100),
+    ("SchedulingCSIPVs", 500, 500, 1000, 100), ("SchedulingCSIPVs", 5000, 5000, 5000, 100),
 ]
+
+
+@pytest.mark.parametrize("name,bound", [
+    # One node: 4 cpu holds 40 pods of 100m; a CSINode counting 39 EBS volumes holds 39
+    # pods with a volume each (the running one among them); without a CSINode, no limit.
+    ("SchedulingInTreePVs", 39), ("SchedulingMigratedInTreePVs", 38), ("SchedulingCSIPVs", 38),
+])
+def test_the_volume_workloads_attach_at_most_the_csinodes_count(name, bound):
+    result = measure(name, 1, 45, "default", observe=False)
+    assert (result["pods"], result["bound"]) == (45, bound)
 
 
 @pytest.mark.parametrize("name,nodes,init,measure,floor", SCHEDULER_PERF_COUNTS)
