@@ -21,8 +21,7 @@ from ...openapi import check_served
 GROUP = "scheduling.k8s.io"
 WORKLOAD, POD_GROUP, COMPOSITE_POD_GROUP = "Workload", "PodGroup", "CompositePodGroup"
 KINDS = (WORKLOAD, POD_GROUP, COMPOSITE_POD_GROUP)
-WORKLOAD_REF_SINCE, SCHEDULING_GROUP_SINCE = 35, 36
-SCHEDULING_GROUP_UNTIL_WORKLOAD_REF = 36   # v1.36 replaced spec.workloadRef
+SCHEDULING_GROUP_SINCE = 36   # v1.36's PodGroups and schedulingGroup replaced workloadRef
 
 
 def handles(obj: dict) -> bool:
