@@ -404,8 +404,11 @@ class SchedulingQueue:
         self.backoff.pop(uid, None)
         self.unschedulable.pop(uid, None)
         self.in_flight.pop(uid, None)
-        self.active = [q for q in self.active if q.pod.uid != uid]
-        heapq.heapify(self.active)
+        # Most deleted pods are bound ones (preemption's victims): activeQ is rebuilt only
+        # when the pod is in it.
+        if any(q.pod.uid == uid for q in self.active):
+            self.active = [q for q in self.active if q.pod.uid != uid]
+            heapq.heapify(self.active)
         self.delete_nominated(uid)
 
     # --- nominator ---------------------------------------------------------------------------

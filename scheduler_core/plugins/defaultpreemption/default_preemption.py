@@ -8,6 +8,8 @@ look for (minCandidateNodesPercentage / minCandidateNodesAbsolute).
 """
 from __future__ import annotations
 
+import functools
+
 from ...errors import child, invalid, is_int, not_in_range, unmarshal_type_error
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, PostFilterPlugin
@@ -18,6 +20,7 @@ from ...labels import LabelSelector, SelectorError
 from .. import names
 from ..helper import checked_args
 from .preemption import Evaluator, importance_key, terminating_by_preemption
+from .victims_vector import VictimsOnRows
 
 NAME = names.DEFAULT_PREEMPTION
 DETAIL_STATE_KEY = f"{NAME}/detail"
@@ -150,6 +153,15 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
             victims.sort(key=importance_key)
         return victims, num_violating, Status()
 
+    def victims_on_nodes(self, state: CycleState, pod: PodInfo, pdbs: list[dict]):
+        """select_victims_on_node for a list of nodes at once, on the columns
+        (victims_vector.py), with None for the nodes it leaves to the per-node path; None
+        when the dry run must go node by node."""
+        split = functools.partial(filter_pods_with_pdb_violation, pdbs=pdbs,
+                                  selectors=pdb_selectors(pdbs)) if pdbs else None
+        on_rows = VictimsOnRows.of(self.handle.framework, self.handle, state, pod, split)
+        return on_rows.select if on_rows is not None else None
+
     def _deciding_fit(self, fwk, state: CycleState, pod: PodInfo, node_info: NodeInfo):
         """NodeResourcesFit (the Framework's sums_filter) when it alone can change its mind
         as pods leave and come back to this node: every other running Filter plugin looks at
@@ -186,15 +198,16 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         return set()
 
 
-def filter_pods_with_pdb_violation(pods: list[PodInfo], pdbs: list[dict]):
+def filter_pods_with_pdb_violation(pods: list[PodInfo], pdbs: list[dict], selectors=None):
     """(violating, non-violating), keeping the input order within each.
 
     Each matching PDB's disruptionsAllowed is spent pod by pod in order; a pod that takes one
     below zero would violate it. Pods already listed in the PDB's disruptedPods were counted
-    by the API server and spend nothing.
+    by the API server and spend nothing. selectors: pdb_selectors(pdbs), when already made.
     """
     allowed = [int((pdb.get("status") or {}).get("disruptionsAllowed") or 0) for pdb in pdbs]
-    selectors = [_pdb_selector(pdb) for pdb in pdbs]
+    if selectors is None:
+        selectors = pdb_selectors(pdbs)
     violating, non_violating = [], []
     for pod in pods:
         violated = False
@@ -214,6 +227,10 @@ def filter_pods_with_pdb_violation(pods: list[PodInfo], pdbs: list[dict]):
                     violated = True
         (violating if violated else non_violating).append(pod)
     return violating, non_violating
+
+
+def pdb_selectors(pdbs: list[dict]) -> list[LabelSelector | None]:
+    return [_pdb_selector(pdb) for pdb in pdbs]
 
 
 def _pdb_selector(pdb: dict) -> LabelSelector | None:

@@ -202,39 +202,49 @@ class Evaluator:
         of the CycleState. Candidates that violate no PDB come first. Each list keeps at most
         `num_candidates`; the search stops once there is a non-violating candidate and the two
         lists hold `num_candidates` together, so it may look past `num_candidates` nodes to
-        find one that violates no PDB.
+        find one that violates no PDB. Nodes are worked in chunks of `num_candidates`, so
+        that an interface deciding many nodes at once works about as many as are needed.
         """
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
         statuses = NodeToStatus()
         errors: list[str] = []
         n = len(potential_nodes)
-        for i in range(n):
-            node = potential_nodes[(offset + i) % n]
-            # A node where nothing could be a victim gets SelectVictimsOnNode's answer without
-            # the copies of the node and the state (most nodes, when pods of one priority fill
-            # a cluster: copying them was most of a failed cycle).
-            status = self.interface.without_victims(pod, node)
-            if status is not None:
+        # The interface may decide many nodes at once (None for a node: ask it alone).
+        batch = getattr(self.interface, "victims_on_nodes", None)
+        select_many = batch(state, pod, pdbs) if batch is not None else None
+        chunk = max(num_candidates, 1)
+        for first in range(0, n, chunk):
+            nodes = [potential_nodes[(offset + i) % n] for i in range(first, min(n, first + chunk))]
+            decided = select_many(nodes) if select_many is not None else [None] * len(nodes)
+            for node, result in zip(nodes, decided):
+                if result is None:
+                    result = self._select_victims_alone(state, pod, node, pdbs)
+                pods, num_violations, status = result
+                if status.is_success() and pods:
+                    chosen = non_violating if num_violations == 0 else violating
+                    if len(chosen) < num_candidates:
+                        chosen.append(Candidate(node.name, Victims(pods, num_violations)))
+                    if non_violating and len(non_violating) + len(violating) >= num_candidates:
+                        return non_violating + violating, statuses, errors
+                    continue
+                if status.is_success():
+                    status = Status.as_error(
+                        f'expected at least one victim pod on node "{node.name}"')
+                if status.code == Code.ERROR:
+                    errors.append(status.message())
                 statuses.set(node.name, status)
-                continue
-            node_copy = node.clone()
-            pods, num_violations, status = self.interface.select_victims_on_node(
-                state.clone(), pod, node_copy, pdbs)
-            if status.is_success() and pods:
-                chosen = non_violating if num_violations == 0 else violating
-                if len(chosen) < num_candidates:
-                    chosen.append(Candidate(node_copy.name, Victims(pods, num_violations)))
-                if non_violating and len(non_violating) + len(violating) >= num_candidates:
-                    break
-                continue
-            if status.is_success():
-                status = Status.as_error(
-                    f'expected at least one victim pod on node "{node_copy.name}"')
-            if status.code == Code.ERROR:
-                errors.append(status.message())
-            statuses.set(node_copy.name, status)
         return non_violating + violating, statuses, errors
+
+    def _select_victims_alone(self, state, pod, node, pdbs):
+        """select_victims_on_node on copies of the node and the state."""
+        # A node where nothing could be a victim gets SelectVictimsOnNode's answer without
+        # the copies of the node and the state (most nodes, when pods of one priority fill
+        # a cluster: copying them was most of a failed cycle).
+        status = self.interface.without_victims(pod, node)
+        if status is not None:
+            return None, 0, status
+        return self.interface.select_victims_on_node(state.clone(), pod, node.clone(), pdbs)
 
     def call_extenders(self, pod, candidates: list[Candidate]):
         """Let extenders that support preemption narrow the candidates (and their victims).
