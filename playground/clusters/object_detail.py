@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from scheduler_core.framework.types import Resource
 from scheduler_core.loader import load_documents
+from scheduler_core.timeline.document import parse_timelines
 
 # A pod's terminationGracePeriodSeconds when its manifest gives none (the API server's default).
 DEFAULT_GRACE_PERIOD = 30.0
@@ -53,22 +54,40 @@ def _resources(res) -> dict:
     return out
 
 
+def _node(manifest: dict, volumes: dict[str, list[str]]) -> dict:
+    meta, spec = manifest.get("metadata") or {}, manifest.get("spec") or {}
+    alloc = Resource.from_list((manifest.get("status") or {}).get("allocatable") or {})
+    return {
+        "labels": meta.get("labels") or {},
+        "taints": spec.get("taints") or [],
+        "unschedulable": bool(spec.get("unschedulable")),
+        "allocatable": _resources(alloc) | {"pods": alloc.allowed_pod_number},
+        "volumes": volumes.get(meta.get("name", ""), []),
+    }
+
+
+def _added_nodes(cluster, volumes: dict[str, list[str]], nodes: dict) -> dict:
+    """Nodes the run's timelines create (a cluster's Timeline, a step taken on a paused run):
+    not among the documents' nodes, they join the engine's state while the run goes on, and
+    the run view describes them from the timeline's manifest (the last one given) when they
+    appear."""
+    added = {}
+    for step in parse_timelines(cluster):
+        manifest = step.fields.get("object") or {}
+        if step.action in ("Create", "Update") and manifest.get("kind") == "Node":
+            name = (manifest.get("metadata") or {}).get("name", "")
+            if name not in nodes:
+                added[name] = _node(manifest, volumes)
+    return added
+
+
 def describe_objects(documents: list) -> dict:
     """Nodes (labels, taints, allocatable, local volumes) and pods (requests, priority,
-    grace, scheduling constraints) of a run (its documents were checked when stored)."""
+    grace, scheduling constraints) of a run (its documents were checked when stored), and
+    `addedNodes`: the nodes its timelines add, described the same way."""
     cluster = load_documents([("run", documents)], checked=True)
     volumes = local_volumes(cluster.objects.pvs.values())
-    nodes = {}
-    for manifest in cluster.nodes:
-        meta, spec = manifest.get("metadata") or {}, manifest.get("spec") or {}
-        alloc = Resource.from_list((manifest.get("status") or {}).get("allocatable") or {})
-        nodes[meta.get("name", "")] = {
-            "labels": meta.get("labels") or {},
-            "taints": spec.get("taints") or [],
-            "unschedulable": bool(spec.get("unschedulable")),
-            "allocatable": _resources(alloc) | {"pods": alloc.allowed_pod_number},
-            "volumes": volumes.get(meta.get("name", ""), []),
-        }
+    nodes = {(m.get("metadata") or {}).get("name", ""): _node(m, volumes) for m in cluster.nodes}
     pods = {}
     for pi in cluster.pod_infos():
         grace = pi.spec.get("terminationGracePeriodSeconds")
@@ -80,4 +99,4 @@ def describe_objects(documents: list) -> dict:
             "gates": pi.scheduling_gates,
             **pod_constraints(pi.spec),
         }
-    return {"nodes": nodes, "pods": pods}
+    return {"nodes": nodes, "pods": pods, "addedNodes": _added_nodes(cluster, volumes, nodes)}

@@ -45,3 +45,17 @@ def test_a_session_built_from_a_run_read_without_its_documents_reads_them_afresh
     # A copy of its own: the engine writes into what it loads.
     sources[0][1][0]["metadata"]["name"] = "changed"
     assert run_sessions.engine_sources(deferred) != sources
+
+
+def test_a_node_a_timeline_adds_is_described_with_its_labels_among_the_added_nodes(api, alice):
+    """node-failure-lesson's Timeline creates node-d in zone-b: the run view's objects describe
+    it (labels, allocatable) for when it appears in the state; the documents' nodes do not
+    list it."""
+    cluster = import_fixture(alice, "node-failure-lesson.yaml", cluster_name="failing")
+    run = run_create(cluster=cluster, seed=1, owner=alice)
+    objects = api.get(f"/api/runs/{run.pk}/view/").json()["objects"]
+    assert "node-d" not in objects["nodes"]
+    added = objects["addedNodes"]["node-d"]
+    assert added["labels"] == {"kubernetes.io/hostname": "node-d",
+                               "topology.kubernetes.io/zone": "zone-b"}
+    assert added["allocatable"]["cpu"] == 4000 and added["unschedulable"] is False

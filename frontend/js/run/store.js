@@ -124,17 +124,21 @@ export class RunStore {
   }
 
   /**
-   * Nodes the engine has and the run's objects do not: nodes a paused run's timeline step
-   * added (the objects are the run's documents at its creation). They join the grid and the
-   * map after the others, with what the state tells of them (allocatable; no labels).
+   * Nodes the engine has and the run's objects do not: nodes a timeline added (a cluster's
+   * Timeline, a step taken on a paused run; the objects are the run's documents at its
+   * creation). They join the grid and the map after the others, described by the timeline's
+   * manifest (the objects' `addedNodes`: labels, taints, cordon, volumes) and the state
+   * (allocatable).
    */
   addStateNodes(nodes) {
     const added = nodes.filter((n) => !Object.hasOwn(this.meta.nodes, n.name));
     if (!added.length) return;
     const nodesMeta = { ...this.meta.nodes };
+    const described = this.meta.addedNodes || {};
     for (const n of added) {
       const allocatable = Object.fromEntries(Object.entries(n.resources || {}).map(([k, [, a]]) => [k, a]));
-      nodesMeta[n.name] = { labels: {}, taints: [], unschedulable: false, allocatable, volumes: [], added: true };
+      nodesMeta[n.name] = { labels: {}, taints: [], unschedulable: false, volumes: [],
+        ...described[n.name], allocatable, added: true };
     }
     this.setMeta({ ...this.meta, nodes: nodesMeta });
   }

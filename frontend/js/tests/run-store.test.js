@@ -117,3 +117,15 @@ test("a node a paused run's timeline added joins the grid from the engine state,
   s.applyState({ cycles: 0, nodes: [added] });
   assert.equal(s.meta, before);
 });
+
+test("a node a timeline added shows the labels and taints its manifest gave it", () => {
+  const s = new RunStore();
+  s.setMeta({ ...meta, addedNodes: { n3: { labels: { "topology.kubernetes.io/zone": "c", gpu: "a100" },
+    taints: [{ key: "gpu", value: "only", effect: "NoSchedule" }], unschedulable: false, allocatable: { cpu: 1, pods: 1 }, volumes: [] } } });
+  s.applyState({ cycles: 0, nodes: [{ name: "n3", resources: { cpu: [0, 4000], pods: [0, 110] }, pods: [] }] });
+  assert.deepEqual(s.meta.nodes.n3.labels, { "topology.kubernetes.io/zone": "c", gpu: "a100" });
+  assert.deepEqual(s.meta.nodes.n3.allocatable, { cpu: 4000, pods: 110 }, "allocatable from the state");
+  const tags = nodeModels(s, null).find((m) => m.name === "n3").tags.map((t) => t.text).join(" ");
+  assert.match(tags, /a100/);
+  assert.match(tags, /gpu=only:NoSchedule|NoSchedule/);
+});
