@@ -5,7 +5,7 @@ Every feature that stores something for a user checks them before writing.
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import F, OuterRef, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from playground.errors import QuotaExceeded
@@ -42,33 +42,49 @@ def _total(queryset, owner_field: str) -> Coalesce:
     return Coalesce(Subquery(sums), 0)
 
 
+def _stored_parts() -> dict:
+    parts = [_total(model.objects.all(), "cluster__owner") for model in OBJECT_MODELS]
+    parts += [_total(RunDocuments.objects.all(), "run__owner"),
+              _total(CycleRecord.objects.all(), "run__owner")]
+    return {f"part{i}": part for i, part in enumerate(parts)}
+
+
+def _owner_row(owner, **counts) -> tuple[int, ...]:
+    """(*counts, stored bytes) of `owner`, in one query."""
+    parts = _stored_parts()
+    row = (get_user_model().objects.filter(pk=owner.pk).annotate(**counts, **parts)
+           .values_list(*counts, *parts).get())
+    return (*row[:len(counts)], sum(row[len(counts):]))
+
+
 def stored_bytes(owner) -> int:
     """What the owner's clusters and runs take: manifests, run snapshots, recorded cycles.
 
     Each row's `size` column is kept by the database (models.stored_size), so this is one
     query summing integers, not a measure of megabytes of JSON: every run step asks it."""
-    parts = [_total(model.objects.all(), "cluster__owner") for model in OBJECT_MODELS]
-    parts += [_total(RunDocuments.objects.all(), "run__owner"),
-              _total(CycleRecord.objects.all(), "run__owner")]
-    named = {f"part{i}": part for i, part in enumerate(parts)}
-    return sum(get_user_model().objects.filter(pk=owner.pk).annotate(**named)
-               .values_list(*named).get())
+    (used,) = _owner_row(owner)
+    return used
 
 
-def check_storage_quota(*, owner, adding: int = 0) -> None:
+def _check_stored(used: int, adding: int = 0) -> None:
     limit = settings.PLAYGROUND_QUOTA_STORED_BYTES
-    used = stored_bytes(owner)
     if used + adding > limit:
         raise _over("stored bytes", used + adding, limit, "PLAYGROUND_QUOTA_STORED_BYTES",
                     field="non_field_errors")
 
 
+def check_storage_quota(*, owner, adding: int = 0) -> None:
+    _check_stored(stored_bytes(owner), adding)
+
+
 def check_run_quota(*, owner, run: Run) -> None:
-    """Before a run starts or goes on: the owner's other running runs and stored bytes.
-    Call it under lock_owner, in the transaction that marks the run running."""
+    """Before a run starts or goes on: the owner's other running runs and stored bytes, in
+    one query. Call it under lock_owner, in the transaction that marks the run running."""
     limit = settings.PLAYGROUND_QUOTA_CONCURRENT_RUNS
-    used = Run.objects.filter(owner=owner, status=Run.RUNNING).exclude(pk=run.pk).count()
-    if used >= limit:
-        raise _over("concurrent runs", used, limit, "PLAYGROUND_QUOTA_CONCURRENT_RUNS",
+    others = (Run.objects.filter(owner=OuterRef("pk"), status=Run.RUNNING).exclude(pk=run.pk)
+              .order_by().values("owner").annotate(n=Count("pk")).values("n"))
+    running, stored = _owner_row(owner, running=Coalesce(Subquery(others), 0))
+    if running >= limit:
+        raise _over("concurrent runs", running, limit, "PLAYGROUND_QUOTA_CONCURRENT_RUNS",
                     field="non_field_errors")
-    check_storage_quota(owner=owner)
+    _check_stored(stored)

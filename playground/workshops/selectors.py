@@ -10,7 +10,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, Q, QuerySet
 
 from playground.errors import Conflict
 from playground.models import CycleRecord, Run, stored_trace
@@ -159,25 +159,29 @@ def practice_scores(user) -> list[dict]:
 # --- what the room may not see (playground.withholding) ---------------------------------
 
 
+def _asked_to(user) -> QuerySet[Question]:
+    """The open questions of the workshops `user` attends."""
+    return Question.objects.filter(state=Question.ASKED, workshop__attendees__user=user)
+
+
 def question_open_for(user) -> bool:
     """Whether `user` attends a workshop with a question open."""
-    return Question.objects.filter(state=Question.ASKED, workshop__attendees__user=user).exists()
+    return _asked_to(user).exists()
 
 
 def withheld_runs(user) -> Q:
     """A presenter's run is its trainer's alone: the room follows it through the workshop
     socket, the asked cycle concealed. While a question is open, an attendee's own runs (their
     sandbox, and any run they started) are withheld too: one past the asked cycle would show
-    its outcome, and a step would make one."""
+    its outcome, and a step would make one. (The open question is a subquery: every access
+    check of a run, a step's included, stays one query.)"""
     presenter_runs = WorkshopLesson.objects.filter(presenter_run__isnull=False).values(
         "presenter_run")
-    hidden = Q(pk__in=presenter_runs) & ~Q(owner=user)
-    if question_open_for(user):
-        hidden |= Q(owner=user)
-    return hidden
+    return (Q(pk__in=presenter_runs) & ~Q(owner=user)) | (Q(owner=user)
+                                                          & Exists(_asked_to(user)))
 
 
-def withheld_clusters(user) -> Q | None:
+def withheld_clusters(user) -> Q:
     """While a question is open, an attendee sees no cluster: a run or a compare of the
     lesson's cluster (or a copy of it) would give the outcome away."""
-    return Q(pk__isnull=False) if question_open_for(user) else None
+    return Q(Exists(_asked_to(user)))
