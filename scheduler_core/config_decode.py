@@ -7,15 +7,17 @@ YAML parser's repeated keys, then each unknown field) and those of every plugin'
 (PluginConfig.decodeNestedObjects, for the in-tree plugins that register an args kind), and
 refuses the file with all of them; args of another kind stop the decoding at once.
 
-The field names are those of the Go types of k8s.io/kube-scheduler/config/v1 (types.go,
-types_pluginargs.go) and component-base's config/v1alpha1; the core/v1 types embedded in
-plugin args (TopologySpreadConstraint, NodeAffinity) come from the API's OpenAPI document.
+The field names are those of the Go types (config_gotypes: k8s.io/kube-scheduler/config/v1's
+types.go and types_pluginargs.go, component-base's config/v1alpha1); the core/v1 types embedded
+in plugin args (TopologySpreadConstraint, NodeAffinity) are checked against the API's OpenAPI
+document of the release.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import config_gotypes as gotypes
 from .openapi import DEFAULT_RELEASE, field_problems
 
 GROUP = "kubescheduler.config.k8s.io"
@@ -30,59 +32,26 @@ class Core:
     definition: str
 
 
-# A type is a dict of its JSON fields (each a type, or None for a scalar), [type] for a list,
-# or Core. TypeMeta's apiVersion and kind are in every kind (CONFIGURATION, the args).
-_TYPE_META = {"apiVersion": None, "kind": None}
-_PLUGIN = {"name": None, "weight": None}
-_PLUGIN_SET = {"enabled": [_PLUGIN], "disabled": [_PLUGIN]}
-_POINTS = ("preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
-           "reserve", "permit", "preBind", "bind", "postBind", "multiPoint")
-_RESOURCE_SPEC = {"name": None, "weight": None}
-_SHAPE = [{"utilization": None, "score": None}]
+# A type's shape here: a dict of its JSON fields (each a shape, or None for a scalar), [shape]
+# for a list, or Core; made from the Go types (config_gotypes). TypeMeta's apiVersion and kind
+# are in every kind (CONFIGURATION, the args).
 ARGS = "args"      # a plugin's args: decoded as the plugin's own kind, below
+_TYPE_META = dict.fromkeys(gotypes.TYPE_META)
 
-ARGS_FIELDS = {
-    "DefaultPreemption": {"minCandidateNodesPercentage": None,
-                          "minCandidateNodesAbsolute": None},
-    "InterPodAffinity": {"hardPodAffinityWeight": None,
-                         "ignorePreferredTermsOfExistingPods": None},
-    "NodeResourcesFit": {"ignoredResources": [None], "ignoredResourceGroups": [None],
-                         "scoringStrategy": {"type": None, "resources": [_RESOURCE_SPEC],
-                                             "requestedToCapacityRatio": {"shape": _SHAPE}}},
-    "PodTopologySpread": {
-        "defaultConstraints": [Core("io.k8s.api.core.v1.TopologySpreadConstraint")],
-        "defaultingType": None},
-    "NodeResourcesBalancedAllocation": {"resources": [_RESOURCE_SPEC]},
-    "VolumeBinding": {"bindTimeoutSeconds": None, "shape": _SHAPE},
-    "NodeAffinity": {"addedAffinity": Core("io.k8s.api.core.v1.NodeAffinity")},
-    "DynamicResources": {"filterTimeout": None, "bindingTimeout": None},
-}
 
-CONFIGURATION = {
-    **_TYPE_META,
-    "parallelism": None,
-    "leaderElection": {"leaderElect": None, "leaseDuration": None, "renewDeadline": None,
-                       "retryPeriod": None, "resourceLock": None, "resourceName": None,
-                       "resourceNamespace": None},
-    "clientConnection": {"kubeconfig": None, "acceptContentTypes": None, "contentType": None,
-                         "qps": None, "burst": None},
-    "enableProfiling": None, "enableContentionProfiling": None,     # DebuggingConfiguration
-    "percentageOfNodesToScore": None,
-    "podInitialBackoffSeconds": None, "podMaxBackoffSeconds": None,
-    "profiles": [{"schedulerName": None, "percentageOfNodesToScore": None,
-                  "plugins": {point: _PLUGIN_SET for point in _POINTS},
-                  "pluginConfig": [{"name": None, "args": ARGS}]}],
-    "extenders": [{"urlPrefix": None, "filterVerb": None, "preemptVerb": None,
-                   "prioritizeVerb": None, "weight": None, "bindVerb": None,
-                   "enableHTTPS": None,
-                   "tlsConfig": {"insecure": None, "serverName": None, "certFile": None,
-                                 "keyFile": None, "caFile": None, "certData": None,
-                                 "keyData": None, "caData": None},
-                   "httpTimeout": None, "nodeCacheCapable": None,
-                   "managedResources": [{"name": None, "ignoredByScheduler": None}],
-                   "ignorable": None}],
-    "delayCacheUntilActive": None,
-}
+def _shape(go_type):
+    if isinstance(go_type, gotypes.Struct):
+        if go_type.openapi:
+            return Core(go_type.openapi)
+        return {name: _shape(t) for name, t in go_type.fields.items()}
+    if isinstance(go_type, gotypes.Slice):
+        return [_shape(go_type.item)]
+    return ARGS if go_type == gotypes.RAW else None
+
+
+ARGS_FIELDS = {name: {k: v for k, v in _shape(t).items() if k not in _TYPE_META}
+               for name, t in gotypes.ARGS.items()}
+CONFIGURATION = {**_TYPE_META, **_shape(gotypes.CONFIGURATION)}
 
 
 class DecodingError(ValueError):

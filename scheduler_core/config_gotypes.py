@@ -32,6 +32,7 @@ class Scalar:
 class Struct:
     go: str            # package.Name
     fields: dict = field(hash=False)
+    openapi: str = ""  # a core type: its definition in the API's OpenAPI document
 
 
 @dataclass(frozen=True)
@@ -111,18 +112,20 @@ _NODE_AFFINITY = Struct("v1.NodeAffinity", {
     "requiredDuringSchedulingIgnoredDuringExecution": Struct(
         "v1.NodeSelector", {"nodeSelectorTerms": Slice(_NODE_SELECTOR_TERM)}),
     "preferredDuringSchedulingIgnoredDuringExecution": Slice(Struct(
-        "v1.PreferredSchedulingTerm", {"weight": INT32, "preference": _NODE_SELECTOR_TERM}))})
+        "v1.PreferredSchedulingTerm", {"weight": INT32, "preference": _NODE_SELECTOR_TERM}))},
+    openapi="io.k8s.api.core.v1.NodeAffinity")
 _TOPOLOGY_SPREAD_CONSTRAINT = Struct("v1.TopologySpreadConstraint", {
     "maxSkew": INT32, "topologyKey": STRING,
     "whenUnsatisfiable": _string("v1.UnsatisfiableConstraintAction"),
     "labelSelector": _LABEL_SELECTOR, "minDomains": INT32,
     "nodeAffinityPolicy": _string("v1.NodeInclusionPolicy"),
-    "nodeTaintsPolicy": _string("v1.NodeInclusionPolicy"), "matchLabelKeys": STRINGS})
+    "nodeTaintsPolicy": _string("v1.NodeInclusionPolicy"), "matchLabelKeys": STRINGS},
+    openapi="io.k8s.api.core.v1.TopologySpreadConstraint")
 
 _RESOURCE_SPEC = Slice(Struct("v1.ResourceSpec", {"name": STRING, "weight": INT64}))
 _SHAPE = Slice(Struct("v1.UtilizationShapePoint", {"utilization": INT32, "score": INT32}))
-_TYPE_META = {"apiVersion": STRING, "kind": STRING}
-ARGS = {name: Struct(f"v1.{name}Args", {**_TYPE_META, **fields}) for name, fields in {
+TYPE_META = {"apiVersion": STRING, "kind": STRING}
+ARGS = {name: Struct(f"v1.{name}Args", {**TYPE_META, **fields}) for name, fields in {
     "DefaultPreemption": {"minCandidateNodesPercentage": INT32,
                           "minCandidateNodesAbsolute": INT32},
     "InterPodAffinity": {"hardPodAffinityWeight": INT32,
