@@ -64,10 +64,16 @@ def start_workers(procs: Processes, count: int) -> list[subprocess.Popen]:
 
 
 def stop(children: list[subprocess.Popen]) -> None:
+    """A warm shutdown, then SIGKILL for a worker that does not end in a minute (a loaded
+    machine can take that long)."""
     for child in children:
         child.terminate()
     for child in children:
-        child.wait(timeout=60)
+        try:
+            child.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 def cpu_seconds(children: list[subprocess.Popen]) -> float:
@@ -110,7 +116,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     args = parser.parse_args()
     env = environment()
-    psql(f"DROP DATABASE IF EXISTS {DB}")
+    psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
     psql(f"CREATE DATABASE {DB}")
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -146,7 +152,7 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        psql(f"DROP DATABASE IF EXISTS {DB}")
+        psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
 
 
 if __name__ == "__main__":

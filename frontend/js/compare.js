@@ -1,8 +1,9 @@
 // Compare: the cluster scheduled under two saved profiles (each side starts from any cluster's
-// profile, or from a sweep's variant; its score weights and NodeResourcesFit strategy
-// adjustable) with the same seed, or
+// profile, or from a sweep's variant; the score weights of each of its profiles and its
+// NodeResourcesFit strategy adjustable) with the same seed, or
 // two stored runs of the cluster; which pods land differently, and each side's utilization.
 import { api, getAll } from "./api.js";
+import { differences, scoreWeights, strategyOf } from "./compare-model.js";
 import { argsFor, blankConfig, clone, profileAt, setScoreWeight, tidy } from "./config-model.js";
 import { urls } from "./urls.js";
 import { $, el, fmtQty, pct, setStatus } from "./util.js";
@@ -17,13 +18,8 @@ const MAX_CARDS = 200;
 const sides = {};
 let clusters = [];
 
-/** Weights of the plugins that score: the expansion also lists a multiPoint plugin disabled at score. */
-function scoreWeights(expanded) {
-  const scoring = new Set(expanded.points.score || []);
-  return Object.fromEntries(Object.entries(expanded.weights).filter(([name]) => scoring.has(name)));
-}
-
-const strategyOf = (check) => ((check.profiles[0].pluginConfig.NodeResourcesFit || {}).scoringStrategy || {}).type || "LeastAllocated";
+// A side's strategy is its first profile's; a strategy picked is set in every profile.
+const sideStrategy = (check) => strategyOf(check.profiles[0]);
 
 async function loadProfile(cid) {
   const profile = await api.get(urls.profile(cid));
@@ -39,27 +35,36 @@ function autoName(side) {
   if (side.name.dataset.auto === "1") side.name.value = `${side.source} · ${STRATEGY_LABELS[side.select.value]}`;
 }
 
-function drawSide(key, strategy) {
-  const side = sides[key];
-  const weights = scoreWeights(side.check.profiles[0]);
-  side.inputs = {};
-  const rows = Object.entries(weights).map(([name, w]) => {
+/** The weights of one profile of the side; inputs[name] gets each weight's input. */
+function weightTable(key, expanded, inputs, several) {
+  const of = several ? ` in ${expanded.schedulerName}` : "";
+  const rows = Object.entries(scoreWeights(expanded)).map(([name, w]) => {
     // kube-scheduler's framework runs a Score weight of 0 as 1 (framework.go: "a weight of zero
     // is not permitted, plugins can be disabled explicitly"): say so where it is typed.
     const note = el("div.weight-note.small", { hidden: true }, "0 runs as 1: disable the plugin to leave it out");
-    side.inputs[name] = el("input.weight", {
-      type: "number", min: "0", step: "1", value: String(w), required: true, "aria-label": `Side ${key.toUpperCase()}: weight of ${name}`,
+    inputs[name] = el("input.weight", {
+      type: "number", min: "0", step: "1", value: String(w), required: true, "aria-label": `Side ${key.toUpperCase()}: weight of ${name}${of}`,
       oninput: (e) => {
         e.target.classList.toggle("invalid", !/^\d+$/.test(e.target.value));
         note.hidden = Number(e.target.value) !== 0 || e.target.value === "";
       },
     });
-    return el("tr", el("td", el("code", name)), el("td.num", side.inputs[name], note));
+    return el("tr", el("td", el("code", name)), el("td.num", inputs[name], note));
   });
+  return el("table.data.side-weights", { style: "margin-top:.5rem", dataset: { profile: expanded.schedulerName } },
+    several ? el("caption", `Profile ${expanded.schedulerName}`) : "",
+    el("thead", el("tr", el("th", "Score plugin"), el("th.num", "weight"))), el("tbody", rows));
+}
+
+/** Every profile of the side's configuration (a sweep's variant changes them all alike). */
+function drawSide(key, strategy) {
+  const side = sides[key];
+  const several = side.check.profiles.length > 1;
+  side.inputs = side.check.profiles.map(() => ({}));
   side.select.replaceChildren(...STRATEGIES.map((s) => el("option", { value: s, selected: s === strategy }, s)));
   side.select.value = strategy;
   autoName(side);
-  side.table.replaceChildren(el("thead", el("tr", el("th", "Score plugin"), el("th.num", "weight"))), el("tbody", rows));
+  side.table.replaceChildren(...side.check.profiles.map((p, i) => weightTable(key, p, side.inputs[i], several)));
 }
 
 async function useSource(key, cid, strategy) {
@@ -70,7 +75,7 @@ async function useSource(key, cid, strategy) {
   if (ticket !== side.ticket) return;
   Object.assign(side, loaded, { cid });
   side.source = cid === clusterId ? "this profile" : (clusters.find((c) => c.id === cid) || {}).name;
-  drawSide(key, strategy || strategyOf(side.check));
+  drawSide(key, strategy || sideStrategy(side.check));
 }
 
 function sideForm(key) {
@@ -78,7 +83,7 @@ function sideForm(key) {
   const side = sides[key] = {
     select: el("select", { "aria-label": `Side ${K}: NodeResourcesFit scoring strategy`, onchange: () => autoName(side) }),
     name: el("input", { "aria-label": `Name of side ${K}`, dataset: { auto: "1" }, oninput: (e) => { e.target.dataset.auto = ""; } }),
-    table: el("table.data", { style: "margin-top:.5rem" }),
+    table: el("div.side-profiles"),
   };
   const source = el("select", {
     "aria-label": `Side ${K}: saved profile to start from`,
@@ -97,42 +102,22 @@ function sideForm(key) {
 function configFor(key) {
   const side = sides[key];
   const config = clone(side.config);
-  const profile = profileAt(config, 0);
-  const { pluginConfig } = side.check.profiles[0];
-  const weights = scoreWeights(side.check.profiles[0]);
-  for (const [name, input] of Object.entries(side.inputs)) {
-    const w = Number(input.value);
-    if (w !== weights[name]) setScoreWeight(profile, name, w);
-  }
-  const fitArgs = pluginConfig.NodeResourcesFit || {};
-  if (side.select.value !== strategyOf(side.check)) {
-    const args = argsFor(profile, "NodeResourcesFit", fitArgs);
+  const pickedStrategy = side.select.value !== sideStrategy(side.check);
+  side.check.profiles.forEach((expanded, i) => {
+    const profile = profileAt(config, i);
+    const weights = scoreWeights(expanded);
+    for (const [name, input] of Object.entries(side.inputs[i])) {
+      const w = Number(input.value);
+      if (w !== weights[name]) setScoreWeight(profile, name, w);
+    }
+    if (!pickedStrategy) return;
+    const args = argsFor(profile, "NodeResourcesFit", expanded.pluginConfig.NodeResourcesFit || {});
     args.scoringStrategy = { ...(args.scoringStrategy || {}), type: side.select.value };
     if (side.select.value === "RequestedToCapacityRatio" && !args.scoringStrategy.requestedToCapacityRatio) {
       args.scoringStrategy.requestedToCapacityRatio = { shape: [{ utilization: 0, score: 10 }, { utilization: 100, score: 0 }] };
     }
-  }
+  });
   return tidy(config);
-}
-
-/** What the two expanded profiles do differently: plugins per point, weights, arguments. */
-function differences(a, b) {
-  const out = [];
-  const points = new Set([...Object.keys(a.points), ...Object.keys(b.points)]);
-  for (const point of points) {
-    const pa = new Set(a.points[point] || []), pb = new Set(b.points[point] || []);
-    for (const p of pa) if (!pb.has(p)) out.push(`${point}: ${p} only in A`);
-    for (const p of pb) if (!pa.has(p)) out.push(`${point}: ${p} only in B`);
-  }
-  const wa = scoreWeights(a), wb = scoreWeights(b);
-  for (const name of new Set([...Object.keys(wa), ...Object.keys(wb)])) {
-    if (wa[name] !== wb[name]) out.push(`weight of ${name}: ${wa[name] ?? "—"} · ${wb[name] ?? "—"}`);
-  }
-  for (const name of new Set([...Object.keys(a.pluginConfig), ...Object.keys(b.pluginConfig)])) {
-    const ja = JSON.stringify(a.pluginConfig[name] ?? null), jb = JSON.stringify(b.pluginConfig[name] ?? null);
-    if (ja !== jb) out.push(`args of ${name}: ${ja} · ${jb}`);
-  }
-  return out;
 }
 
 function usageOf(result) {
@@ -214,7 +199,7 @@ function render(data, names, diffs) {
 $("#compare-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const status = $("#compare-status");
-  const bad = Object.values(sides).flatMap((s) => Object.values(s.inputs)).filter((i) => !/^\d+$/.test(i.value));
+  const bad = Object.values(sides).flatMap((s) => s.inputs.flatMap(Object.values)).filter((i) => !/^\d+$/.test(i.value));
   if (bad.length) {
     setStatus(status, "Weights must be whole numbers ≥ 0.", "error");
     bad[0].focus();
@@ -228,7 +213,7 @@ $("#compare-form").addEventListener("submit", async (e) => {
       api.post(urls.compare(clusterId), { ...configs, release_a: releases.a, release_b: releases.b, seed: Number(e.target.elements.seed.value || 0) }),
       api.post(urls.profileCheck, { config: configs.a, release: releases.a }),
       api.post(urls.profileCheck, { config: configs.b, release: releases.b })]);
-    const diffs = ca.ok && cb.ok ? differences(ca.profiles[0], cb.profiles[0]) : [];
+    const diffs = ca.ok && cb.ok ? differences(ca.profiles, cb.profiles) : [];
     if (releases.a !== releases.b) diffs.unshift(`kube-scheduler release: v${releases.a} · v${releases.b}`);
     for (const side of ["a", "b"]) for (const w of data[side].warnings || []) diffs.push(`${side.toUpperCase()} warning: ${w}`);
     render(data, { a: sides.a.name.value || "A", b: sides.b.name.value || "B" }, diffs);
@@ -273,7 +258,7 @@ async function useVariant(key, variant) {
   if (!check.ok) throw new Error(`Variant ${variant.index} is invalid: ${check.errors.join("; ")}`);
   const side = sides[key];
   Object.assign(side, { config: variant.config, check, source: `variant ${variant.index}` });
-  drawSide(key, strategyOf(check));
+  drawSide(key, sideStrategy(check));
   side.name.value = `variant ${variant.index} · ${variant.label}`;
   side.name.dataset.auto = "";
   $(`#release-${key}`).value = variant.release;
@@ -306,7 +291,7 @@ async function openVariants(params) {
     await useSource("a", clusterId);
     // B starts as A with the other NodeResourcesFit strategy: spread against bin-pack, unless
     // the user picked B's saved profile while A was loading.
-    const other = strategyOf(sides.a.check) === "MostAllocated" ? "LeastAllocated" : "MostAllocated";
+    const other = sideStrategy(sides.a.check) === "MostAllocated" ? "LeastAllocated" : "MostAllocated";
     if (!sides.b.chosen) await useSource("b", clusterId, other);
     // Both sides have their weights now: comparing before would read half-drawn sides.
     $("#compare-form button[type=submit]").disabled = false;

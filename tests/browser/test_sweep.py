@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import cluster_id, screenshot
+from tests.browser.helpers import cluster_id, csrf, private_clone, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -84,3 +84,34 @@ def test_a_running_sweep_is_cancelled_and_its_variants_not_started_are_skipped(p
     expect(skipped.first).to_be_visible()
     assert 0 < skipped.count() < 400
     expect(page.locator("#sweep-table tbody tr[data-status=done]").first).to_be_visible()
+
+
+TWO_PROFILES = {"apiVersion": "kubescheduler.config.k8s.io/v1",
+                "kind": "KubeSchedulerConfiguration",
+                "profiles": [{"schedulerName": "default-scheduler"},
+                             {"schedulerName": "batch-scheduler"}]}
+
+
+def test_compare_shows_every_profile_a_variant_ran(page):
+    cluster = private_clone(page, "locally-optimal", "two-profiles-sweep")
+    resp = page.request.put(f"/api/clusters/{cluster}/profile/", data={"config": TWO_PROFILES},
+                            headers={"X-CSRFToken": csrf(page), "Referer": page.url or
+                                     "http://127.0.0.1/"})
+    assert resp.ok, resp.text()
+    page.goto(f"/clusters/{cluster}/sweep/")
+    page.fill("#sweep-grid", "weights: {NodeResourcesFit: [1, 5]}\n")
+    page.get_by_role("button", name="Start the sweep").click()
+    expect(page.locator("#sweep-counts")).to_contain_text("2 of 2 variants ended · 2 done",
+                                                          timeout=60_000)
+    page.get_by_label("Pick variant 0 to compare").check()
+    page.get_by_label("Pick variant 1 to compare").check()
+    page.get_by_role("button", name="Open the two picked variants in compare").click()
+    page.wait_for_url(f"**/clusters/{cluster}/compare/?sweep=*")
+    # Both profiles of each side, each with the variant's weight (the sweep sets it in both).
+    for side, weight in (("A", "1"), ("B", "5")):
+        for profile in ("default-scheduler", "batch-scheduler"):
+            expect(page.get_by_label(f"Side {side}: weight of NodeResourcesFit in {profile}")
+                   ).to_have_value(weight)
+    expect(page.locator("#differences li")).to_have_text([
+        "default-scheduler: weight of NodeResourcesFit: 1 · 5",
+        "batch-scheduler: weight of NodeResourcesFit: 1 · 5"], timeout=30_000)
