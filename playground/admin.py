@@ -6,9 +6,8 @@ save() recomputes them.
 
 from django.contrib import admin
 
-from playground.models import (
+from playground.clusters.models import (
     Cluster,
-    CycleRecord,
     ExtraObject,
     Namespace,
     Node,
@@ -17,11 +16,11 @@ from playground.models import (
     Pod,
     PodDisruptionBudget,
     PriorityClass,
-    Run,
-    SchedulerProfile,
     StorageClass,
-    Timeline,
 )
+from playground.profiles.models import SchedulerProfile
+from playground.runs.models import CycleRecord, Run
+from playground.timelines.models import Timeline
 
 
 @admin.register(Cluster)

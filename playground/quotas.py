@@ -8,8 +8,9 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, F, OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from playground.clusters.models import OBJECT_MODELS, Cluster
 from playground.errors import QuotaExceeded
-from playground.models import OBJECT_MODELS, Cluster, CycleRecord, Run, RunDocuments
+from playground.runs.models import CycleRecord, Run, RunDocuments
 
 
 def _over(what: str, used: int, limit: int, setting: str, *, field: str) -> QuotaExceeded:
@@ -60,7 +61,7 @@ def _owner_row(owner, **counts) -> tuple[int, ...]:
 def stored_bytes(owner) -> int:
     """What the owner's clusters and runs take: manifests, run snapshots, recorded cycles.
 
-    Each row's `size` column is kept by the database (models.stored_size), so this is one
+    Each row's `size` column is kept by the database (clusters.models.stored_size), so this is one
     query summing integers, not a measure of megabytes of JSON: every run step asks it."""
     (used,) = _owner_row(owner)
     return used

@@ -118,9 +118,9 @@ def web_path(user, cluster, docs: list[dict], seed: int) -> dict:
     from django.db.models.functions import Coalesce, Length
 
     from playground.engine import default_config
-    from playground.models import CycleRecord, Run
     from playground.runs import services as runs
     from playground.runs import sessions as run_sessions
+    from playground.runs.models import CycleRecord, Run
 
     run = Run.objects.create(cluster=cluster, owner=user, config=default_config(),
                              documents=docs, seed=seed)
@@ -145,7 +145,7 @@ def main(argv=None) -> int:
         setup_django(tmp)
         from django.contrib.auth.models import User
 
-        from playground.models import Cluster
+        from playground.clusters.models import Cluster
 
         user = User.objects.create_user(f"bench-{uuid.uuid4().hex[:8]}", password="x")
         cluster = Cluster.objects.create(owner=user, name="bench")

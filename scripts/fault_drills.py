@@ -101,14 +101,14 @@ def new_run(user, fixture: Path, seed: int, cluster=None):
 def run_row(run_id: int):
     from django.db import connection
 
-    from playground.models import Run
+    from playground.runs.models import Run
 
     connection.close()  # a drill may have terminated this process's connection too
     return Run.objects.get(pk=run_id)
 
 
 def stored_gaps(run_id: int, cycles: int) -> int:
-    from playground.models import CycleRecord
+    from playground.runs.models import CycleRecord
 
     stored = set(CycleRecord.objects.filter(run_id=run_id).values_list("index", flat=True))
     return len(set(range(cycles)) - stored)

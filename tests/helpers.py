@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 
 from playground.clusters.services import cluster_import
 from playground.engine import out_of_tree_plugins
-from playground.models import CycleRecord, Run
+from playground.runs.models import CycleRecord, Run
 from playground.runs.records import cycle_records_from_trace
 from playground.runs.services import run_create
 from scheduler_core.observe import TraceObserver

@@ -18,9 +18,10 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.response import Response
 
 from playground.api import serializers as s
+from playground.clusters.models import Cluster
 from playground.clusters.selectors import cluster_writable_by, clusters_visible_to
 from playground.errors import InvalidInput, ServiceError
-from playground.models import Cluster, Run
+from playground.runs.models import Run
 from playground.runs.selectors import run_writable_by, runs_visible_to
 
 VALIDATION_HELP = ("{field path: [messages]}: the field is config, files, name, "

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from playground.models import (
+from playground.clusters.models import (
     Cluster,
-    CycleRecord,
     ExtraObject,
     Namespace,
     Node,
@@ -15,10 +14,10 @@ from playground.models import (
     Pod,
     PodDisruptionBudget,
     PriorityClass,
-    Run,
     StorageClass,
 )
 from playground.profiles.selectors import profile_label
+from playground.runs.models import CycleRecord, Run
 from scheduler_core.features import DEFAULT_RELEASE, RELEASES
 
 MAX_SEED = 2**63 - 1

@@ -30,6 +30,7 @@ from playground.api.base import (
     errors,
 )
 from playground.api.errors import SafeJSONParser
+from playground.clusters.models import Cluster, Node, Pod
 from playground.clusters.selectors import clusters_visible_to
 from playground.clusters.services import (
     check_upload_size,
@@ -40,7 +41,6 @@ from playground.clusters.services import (
     cluster_update,
 )
 from playground.errors import InvalidInput
-from playground.models import Cluster, Node, Pod
 from scheduler_core.errors import unsupported
 from scheduler_core.field_validation import FIELD_VALIDATION, WARN
 

@@ -14,8 +14,7 @@ from rest_framework.response import Response
 
 from playground.api import serializers as s
 from playground.api.base import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, bool_param, errors
-from playground.clusters.services import object_delete, object_save
-from playground.models import (
+from playground.clusters.models import (
     ExtraObject,
     Namespace,
     Node,
@@ -26,6 +25,7 @@ from playground.models import (
     PriorityClass,
     StorageClass,
 )
+from playground.clusters.services import object_delete, object_save
 
 
 class _ObjectListView(PlaygroundMixin, generics.ListCreateAPIView):

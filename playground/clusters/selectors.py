@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from playground.models import Cluster
+from playground.clusters.models import Cluster
 from playground.withholding import withheld
 
 

@@ -19,9 +19,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from playground.engine import default_config, scheduler_registry
-from playground.errors import InvalidInput, TooLarge, has_nul
-from playground.models import (
+from playground.clusters.models import (
     CLUSTER_SCOPED_EXTRA_KINDS,
     DRA_KINDS,
     MODEL_BY_KIND,
@@ -32,10 +30,12 @@ from playground.models import (
     Node,
     Pod,
     PriorityClass,
-    SchedulerProfile,
-    Timeline,
 )
+from playground.engine import default_config, scheduler_registry
+from playground.errors import InvalidInput, TooLarge, has_nul
+from playground.profiles.models import SchedulerProfile
 from playground.quotas import check_cluster_quota, check_storage_quota, lock_owner
+from playground.timelines.models import Timeline
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import ConfigError, InputError
 from scheduler_core.field_validation import IGNORE, WARN, check_fields

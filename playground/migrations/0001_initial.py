@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import playground.models
+import playground.runs.models
 
 
 class Migration(migrations.Migration):
@@ -318,7 +318,7 @@ class Migration(migrations.Migration):
                 ("outcome", models.CharField(max_length=32)),
                 ("node", models.CharField(blank=True, max_length=253, null=True)),
                 ("message", models.TextField(blank=True, default="")),
-                ("trace", playground.models.OrderedJSONField()),
+                ("trace", playground.runs.models.OrderedJSONField()),
                 (
                     "run",
                     models.ForeignKey(

@@ -5,7 +5,7 @@ RunChunk: a running run's results appended per chunk."""
 import django.db.models.deletion
 from django.db import migrations, models
 
-import playground.models
+import playground.runs.models
 
 
 class Migration(migrations.Migration):
@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="cyclerecord",
             name="legacy_trace",
-            field=playground.models.OrderedJSONField(blank=True, db_column="trace", null=True),
+            field=playground.runs.models.OrderedJSONField(blank=True, db_column="trace", null=True),
         ),
         migrations.AddField(
             model_name="cyclerecord",

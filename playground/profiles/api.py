@@ -16,8 +16,8 @@ from rest_framework.views import APIView
 from playground.api import serializers as s
 from playground.api.base import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, errors
 from playground.engine import default_config, release_gates
-from playground.models import SchedulerProfile
 from playground.profiles import text
+from playground.profiles.models import SchedulerProfile
 from playground.profiles.selectors import expand_profiles, plugin_catalog
 from playground.profiles.services import (
     compare_profiles,

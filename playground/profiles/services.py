@@ -7,10 +7,11 @@ from __future__ import annotations
 import copy
 import json
 
+from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_manifests
 from playground.engine import default_config, out_of_tree_plugins, scheduler_registry
 from playground.errors import InvalidInput, TooLarge, has_nul
-from playground.models import Cluster, SchedulerProfile
+from playground.profiles.models import SchedulerProfile
 from playground.profiles.selectors import expand_profiles
 from scheduler_core.build import build_scheduler
 from scheduler_core.config import API_VERSION, parse_configuration

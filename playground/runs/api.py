@@ -34,13 +34,13 @@ from playground.api.base import (
 from playground.clusters.selectors import clusters_visible_to
 from playground.clusters.services import INT64_MAX
 from playground.errors import InvalidInput
-from playground.models import Run
 from playground.runs import services as runs
 from playground.runs.export import (
     run_export_annotated,
     run_export_json_chunks,
     run_export_simulator_json,
 )
+from playground.runs.models import Run
 from playground.runs.selectors import (
     compare_runs,
     cycle_rows,

@@ -50,9 +50,9 @@ from playground.frames import (
     dumps,
     snapshot_frames,
 )
-from playground.models import Run
 from playground.runs import executor, services
 from playground.runs.lease import RunBusy
+from playground.runs.models import Run
 from playground.runs.selectors import (
     cycle_detail,
     cycle_rows,

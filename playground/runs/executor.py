@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from playground import tasking
 from playground.errors import connection_lost
-from playground.models import CycleRecord, Run, RunChunk, stored_trace
 from playground.runs.lease import claim, heartbeat, lease_seconds, lock_row, release, renew
+from playground.runs.models import CycleRecord, Run, RunChunk, stored_trace
 from playground.runs.records import cycle_records_from_recorders
 from playground.runs.sessions import (
     OpenCycle,

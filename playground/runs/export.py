@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 
 from playground.clusters.services import BULK_BATCH, dump_yaml
-from playground.models import Run, stored_trace, stored_trace_text
+from playground.runs.models import Run, stored_trace, stored_trace_text
 from playground.runs.sessions import new_session
 from scheduler_core.simulate import SCHEMA_VERSION
 from scheduler_core.simulator_snap import export_resources

@@ -25,7 +25,7 @@ from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from playground.errors import Conflict, sqlstate
-from playground.models import Run
+from playground.runs.models import Run
 from playground.tasking import services_mode
 
 logger = logging.getLogger(__name__)

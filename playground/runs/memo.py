@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from playground.models import Run, RunDocuments
+from playground.runs.models import Run, RunDocuments
 
 
 def documents_key(run: Run) -> tuple:

@@ -3,7 +3,7 @@ stores, columns packed) or from contract cycles given as dicts (tests)."""
 
 from __future__ import annotations
 
-from playground.models import CycleRecord, Run
+from playground.runs.models import CycleRecord, Run
 from scheduler_core import tracepack
 
 

@@ -16,10 +16,10 @@ from django.db.models import F, Q, QuerySet
 
 from playground.clusters.object_detail import describe_objects
 from playground.errors import InvalidInput
-from playground.models import CycleRecord, Run, stored_trace
 from playground.profiles.selectors import expand_profiles, profile_label
 from playground.runs.lease import run_busy
 from playground.runs.memo import documents_key, objects_memo
+from playground.runs.models import CycleRecord, Run, stored_trace
 from playground.withholding import withheld
 
 

@@ -18,13 +18,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from playground import tasking
+from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_manifests
 from playground.engine import default_config, release_gates, scheduler_registry
 from playground.errors import Conflict, InvalidInput
-from playground.models import Cluster, Run, SchedulerProfile
+from playground.profiles.models import SchedulerProfile
 from playground.quotas import check_run_quota, check_storage_quota, lock_owner
 from playground.runs.executor import ADVANCE_FROM
 from playground.runs.lease import RunBusy, grant, lease_live, lock_row, release
+from playground.runs.models import Run
 from playground.runs.selectors import run_writable_by
 from scheduler_core.config import parse_configuration
 from scheduler_core.errors import InputError

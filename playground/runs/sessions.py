@@ -21,7 +21,7 @@ from collections import OrderedDict
 from django.conf import settings
 
 from playground.engine import out_of_tree_plugins
-from playground.models import Run
+from playground.runs.models import Run
 from scheduler_core.features import feature_gates
 from scheduler_core.observe import Observer, TraceRecorder
 from scheduler_core.session import RunSession

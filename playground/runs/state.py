@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 
-from playground.models import Run
+from playground.runs.models import Run
 from playground.runs.selectors import run_summary
 from playground.runs.sessions import nominations, queue_sizes, session_at, sessions
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import threading
 
-from playground.models import Run
 from playground.runs.memo import documents_key, recording_memo
+from playground.runs.models import Run
 from playground.runs.sessions import new_session
 from scheduler_core.session import RunSession
 

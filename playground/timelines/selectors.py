@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from playground.models import Cluster, Timeline
+from playground.clusters.models import Cluster
+from playground.timelines.models import Timeline
 
 
 def timelines_of(cluster: Cluster) -> QuerySet[Timeline]:

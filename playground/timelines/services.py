@@ -10,12 +10,14 @@ import copy
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
+from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_manifests
 from playground.errors import Conflict, InvalidInput
-from playground.models import Cluster, Run, Timeline
 from playground.runs.lease import lease_live, lock_row
+from playground.runs.models import Run
 from playground.runs.selectors import run_writable_by
 from playground.runs.sessions import sessions
+from playground.timelines.models import Timeline
 from scheduler_core.errors import InputError
 from scheduler_core.loader import load_documents
 from scheduler_core.timeline.document import API_VERSION, KIND, parse_timelines

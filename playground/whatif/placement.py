@@ -9,7 +9,7 @@ from django.conf import settings
 
 from playground.engine import out_of_tree_plugins
 from playground.errors import InvalidInput, TooLarge
-from playground.models import Run
+from playground.runs.models import Run
 from playground.runs.sessions import engine_sources
 from scheduler_core.errors import InputError
 from scheduler_core.whatif.optimize import DEFAULT_MAX_NODES, DEFAULT_MAX_PODS, Limits, optimize

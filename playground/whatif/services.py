@@ -6,7 +6,7 @@ from playground import tasking
 from playground.clusters.services import cluster_manifests
 from playground.engine import out_of_tree_plugins
 from playground.errors import InvalidInput
-from playground.models import SchedulerProfile
+from playground.profiles.models import SchedulerProfile
 from playground.whatif.models import PlanJob
 from scheduler_core.errors import InputError
 from scheduler_core.whatif.plan import DEFAULT_MAX_NODES, plan

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
+from playground.clusters.models import Cluster, Node, PersistentVolume, PersistentVolumeClaim, Pod
 from playground.clusters.object_detail import local_volumes, pod_constraints
-from playground.models import Cluster, Node, PersistentVolume, PersistentVolumeClaim, Pod
 from playground.workshops.lesson_notes import Notes, notes
 
 MAX_TEXT = 6000

@@ -1,7 +1,8 @@
 """Workshops, their lessons, attendees, sandboxes, questions and predictions.
 
 Clusters and runs are referred to by label ("playground.Cluster") so that this module does
-not import playground.models: the workshop app sits on top of the data layer.
+not import the playground app's models (clusters/models.py, runs/models.py): the workshop
+app sits on top of the data layer.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from playground.errors import Conflict
-from playground.models import Run
+from playground.runs.models import Run
 from playground.workshops.answers import correct_answer
 from playground.workshops.models import PracticePrediction
 from playground.workshops.selectors import question_choices, ran_trace

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, Q, QuerySet
 
 from playground.errors import Conflict
-from playground.models import CycleRecord, Run, stored_trace
+from playground.runs.models import CycleRecord, Run, stored_trace
 from playground.workshops.models import (
     Attendee,
     PracticePrediction,

@@ -17,10 +17,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_clone
 from playground.errors import Conflict, InvalidInput
-from playground.models import Cluster, Run
 from playground.runs import services as runs
+from playground.runs.models import Run
 from playground.runs.services import run_create
 from playground.workshops import events
 from playground.workshops.answers import correct_answer

@@ -1,7 +1,7 @@
 """/api/clusters/{id}/clone/: a private copy of a cluster you can see."""
 
+from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_export
-from playground.models import Cluster
 from playground.profiles.services import profile_update
 
 

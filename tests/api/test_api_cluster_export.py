@@ -6,8 +6,8 @@ import re
 import pytest
 import yaml
 
+from playground.clusters.models import OBJECT_MODELS
 from playground.clusters.services import cluster_export, fixture_description
-from playground.models import OBJECT_MODELS
 from scheduler_core.simulate import simulate
 from tests.api.conftest import FIXTURES, fixture_text, import_fixture
 

@@ -5,14 +5,8 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from playground.models import (
-    Cluster,
-    ExtraObject,
-    Node,
-    Pod,
-    PriorityClass,
-    SchedulerProfile,
-)
+from playground.clusters.models import Cluster, ExtraObject, Node, Pod, PriorityClass
+from playground.profiles.models import SchedulerProfile
 from tests.api.conftest import FIXTURES, fixture_text
 
 NODE = """apiVersion: v1

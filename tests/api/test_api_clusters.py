@@ -2,7 +2,8 @@
 
 import pytest
 
-from playground.models import Cluster, Node, SchedulerProfile
+from playground.clusters.models import Cluster, Node
+from playground.profiles.models import SchedulerProfile
 
 
 def test_it_lists_own_and_shared_clusters_only(api, cluster, bobs_cluster, shared_cluster):

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from playground.models import Cluster, SchedulerProfile
+from playground.clusters.models import Cluster
+from playground.profiles.models import SchedulerProfile
 from scheduler_core.config import parse_configuration
 
 EXPORT = Path(__file__).resolve().parents[1] / "public_files" / "kube-scheduler-simulator" / \

@@ -55,7 +55,7 @@ def test_pages_outside_the_api_keep_their_html(signed_in):
 
 
 def test_a_cluster_description_over_its_length_is_refused_by_field(signed_in, alice):
-    from playground.models import Cluster
+    from playground.clusters.models import Cluster
 
     response = signed_in.post("/api/clusters/", {"name": "c", "description": "x" * 10_001},
                               content_type="application/json")

@@ -3,7 +3,7 @@ are warnings in the answer and the stored object lacks the unknown field (Warn, 
 refuse the import by file (Strict), or are dropped silently (Ignore)."""
 import pytest
 
-from playground.models import Pod
+from playground.clusters.models import Pod
 
 POD = """apiVersion: v1
 kind: Pod

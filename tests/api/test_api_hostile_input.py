@@ -7,7 +7,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from playground.models import Cluster, Node, Pod, SchedulerProfile
+from playground.clusters.models import Cluster, Node, Pod
+from playground.profiles.models import SchedulerProfile
 from scheduler_core.tests.test_safe_read import ALIAS_BOMB
 
 DEEP = "[" * 100_000 + "]" * 100_000

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from playground.models import Cluster
+from playground.clusters.models import Cluster
 from scheduler_core.tests.test_loader_fuzz import mutated_documents
 
 pytestmark = pytest.mark.django_db

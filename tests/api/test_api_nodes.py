@@ -1,6 +1,6 @@
 """/api/clusters/{id}/nodes/: computed columns, filters, validation, the node limit."""
 
-from playground.models import Node
+from playground.clusters.models import Node
 
 
 def _node(name, **status):

@@ -6,8 +6,8 @@ common behaviour on every kind.
 
 import pytest
 
+from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_create, object_save
-from playground.models import Cluster
 
 SAMPLES = {
     "nodes": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "new-node"},

@@ -2,8 +2,8 @@
 
 import pytest
 
+from playground.clusters.models import Pod, PriorityClass
 from playground.errors import InvalidInput
-from playground.models import Pod, PriorityClass
 from playground.runs.services import run_create
 from tests.api.conftest import import_fixture
 

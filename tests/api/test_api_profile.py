@@ -2,7 +2,7 @@
 
 import pytest
 
-from playground.models import SchedulerProfile
+from playground.profiles.models import SchedulerProfile
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 

@@ -5,8 +5,9 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.throttling import ScopedRateThrottle
 
-from playground.models import Cluster, Run
+from playground.clusters.models import Cluster
 from playground.quotas import stored_bytes
+from playground.runs.models import Run
 from playground.runs.services import run_create
 from tests.api.conftest import import_fixture
 

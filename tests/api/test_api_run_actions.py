@@ -8,8 +8,8 @@ does.
 import pytest
 
 from playground.errors import Conflict
-from playground.models import Run
 from playground.runs import services as runs
+from playground.runs.models import Run
 from playground.runs.services import run_create
 
 ACTIONS = ["start", "step", "pause", "resume", "reset"]

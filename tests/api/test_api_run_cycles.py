@@ -2,7 +2,7 @@
 
 import pytest
 
-from playground.models import CycleRecord
+from playground.runs.models import CycleRecord
 
 
 def test_it_lists_cycle_summaries_in_order(api, finished_run):

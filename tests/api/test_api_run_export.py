@@ -6,7 +6,7 @@ import json
 import pytest
 import yaml
 
-from playground.models import Run
+from playground.runs.models import Run
 from playground.runs.services import run_create
 from scheduler_core import simulator_annotations as annotations
 from scheduler_core.simulate import simulate

@@ -2,7 +2,7 @@
 on the run, and in the engine the run's session builds (issue 26)."""
 import pytest
 
-from playground.models import Run
+from playground.runs.models import Run
 from playground.runs.sessions import new_session
 
 

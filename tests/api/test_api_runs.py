@@ -1,8 +1,9 @@
 """/api/runs/ and /api/runs/{id}/: create over a snapshot, list, read, rename, delete."""
 
+from playground.clusters.models import Node
 from playground.clusters.services import cluster_manifests
-from playground.models import CycleRecord, Node, Run
 from playground.profiles.services import profile_update
+from playground.runs.models import CycleRecord, Run
 from playground.runs.services import run_create
 from tests.api.conftest import finish_run, import_fixture
 

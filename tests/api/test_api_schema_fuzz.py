@@ -21,7 +21,8 @@ from schemathesis.config import PositiveDataAcceptanceConfig
 from schemathesis.core.failures import Failure, FailureGroup
 from schemathesis.core.media_types import YAML_MEDIA_TYPES
 
-from playground.models import CycleRecord, ExtraObject
+from playground.clusters.models import ExtraObject
+from playground.runs.models import CycleRecord
 from playground.runs.services import run_create
 from scheduler_core.safe_read import read_yaml
 from tests.api.conftest import finish_run, import_fixture

@@ -8,8 +8,9 @@ from playground.clusters.services import (
     cluster_import,
     cluster_manifests,
 )
-from playground.models import Run, Timeline
+from playground.runs.models import Run
 from playground.runs.services import run_create
+from playground.timelines.models import Timeline
 
 from .conftest import finish_run, import_fixture
 

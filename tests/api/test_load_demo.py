@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
+from playground.clusters.models import Cluster
 from playground.management.commands.load_demo import describe
-from playground.models import Cluster
 from tests.api.conftest import FIXTURES
 
 FIXTURE_NAMES = sorted(p.stem for p in FIXTURES.glob("*.yaml"))

@@ -3,17 +3,15 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from playground.models import (
+from playground.clusters.models import (
     Cluster,
-    CycleRecord,
     ExtraObject,
     Node,
     PersistentVolumeClaim,
     Pod,
     PriorityClass,
-    Run,
-    RunDocuments,
 )
+from playground.runs.models import CycleRecord, Run, RunDocuments
 
 
 @pytest.fixture

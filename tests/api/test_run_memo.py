@@ -7,8 +7,8 @@ import copy
 import pytest
 
 from playground.engine import out_of_tree_plugins
-from playground.models import Run
 from playground.runs import memo as run_memo
+from playground.runs.models import Run
 from playground.runs.services import run_create
 from scheduler_core.session import RunSession
 

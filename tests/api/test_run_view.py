@@ -1,7 +1,7 @@
 """/api/runs/{id}/view/: the run page's first view in one response, and its state refresh."""
 
-from playground.models import Run
 from playground.runs import sessions as run_sessions
+from playground.runs.models import Run
 from playground.runs.services import run_create
 
 from .conftest import import_fixture

@@ -2,8 +2,8 @@
 recorded list responses, as in the engine's test) stored as a playground cluster and run."""
 import argparse
 
+from playground.clusters.models import Cluster
 from playground.management.commands.import_cluster import _parser, store_live_cluster
-from playground.models import Cluster
 from playground.runs.services import run_create
 from scheduler_core.tests.test_live_import import api_server, kubeconfig  # noqa: F401
 from tests.helpers import finish_run

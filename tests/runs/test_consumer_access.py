@@ -9,9 +9,10 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from playground.models import Cluster, Run
+from playground.clusters.models import Cluster
 from playground.runs import executor as run_executor
 from playground.runs.consumer import ACCESS_WITHDRAWN, CLOSE_REFUSED
+from playground.runs.models import Run
 from tests.helpers import make_user, new_run
 from tests.runs.test_consumer_runs import TIMEOUT, Socket, headers
 

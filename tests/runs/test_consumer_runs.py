@@ -17,11 +17,11 @@ from django.urls import path
 
 from playground.asgi import application
 from playground.frames import FRAME_LIMIT
-from playground.models import CycleRecord, Run
 from playground.runs import executor as run_executor
 from playground.runs import services as runs
 from playground.runs import sessions as run_sessions
 from playground.runs.consumer import RunConsumer
+from playground.runs.models import CycleRecord, Run
 from playground.runs.state import SNAPSHOT_MAX_NODES
 from tests.helpers import big_cluster_yaml, finish_run, new_run, reference
 

@@ -13,8 +13,8 @@ from django.test.client import ClientHandler
 from django.utils import timezone
 
 from playground import apps
-from playground.models import Run
 from playground.runs import services as runs
+from playground.runs.models import Run
 from tests.helpers import make_user, new_run, reference
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -19,11 +19,11 @@ from rest_framework.test import APIClient
 
 from playground import tasking
 from playground.errors import InvalidInput
-from playground.models import CycleRecord, Run
 from playground.runs import executor as run_executor
 from playground.runs import lease as run_lease
 from playground.runs import services as runs
 from playground.runs import sessions as run_sessions
+from playground.runs.models import CycleRecord, Run
 from playground.runs.state import run_state
 from playground.runs.tasks import run_advance
 from playground.runs.tasks import run_reset as run_reset_task

@@ -13,10 +13,10 @@ import asyncio
 import pytest
 
 from playground import tasking
-from playground.models import CycleRecord
 from playground.runs import services as runs
 from playground.runs import sessions as run_sessions
 from playground.runs.consumer import RunConsumer
+from playground.runs.models import CycleRecord
 from tests.helpers import new_run, reference
 
 pytestmark = [pytest.mark.django_db(transaction=True),

@@ -11,10 +11,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from playground import tasking
-from playground.models import CycleRecord, Run, RunChunk
 from playground.quotas import stored_bytes
 from playground.runs import executor as run_executor
 from playground.runs import services as runs
+from playground.runs.models import CycleRecord, Run, RunChunk
 from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
 from scheduler_core.stream import SummaryObserver

@@ -16,8 +16,8 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from playground.asgi import application
-from playground.models import Run
 from playground.runs.executor import group_name
+from playground.runs.models import Run
 from tests.helpers import finish_run, new_run
 from tests.services_mode.test_runs_services import session_cookie
 

@@ -13,8 +13,8 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from playground.engine import out_of_tree_plugins
-from playground.models import CycleRecord, Run
 from playground.runs.export import run_bindings
+from playground.runs.models import CycleRecord, Run
 from playground.runs.services import run_create
 from scheduler_core.simulate import simulate
 from tests.helpers import FIXTURES, big_cluster_yaml, import_cluster, make_user

@@ -26,10 +26,10 @@ from rest_framework.test import APIClient
 from playground.asgi import application
 from playground.engine import out_of_tree_plugins
 from playground.frames import FRAME_LIMIT
-from playground.models import CycleRecord, Run
 from playground.runs import lease as run_lease
 from playground.runs import services as runs
 from playground.runs.export import run_bindings
+from playground.runs.models import CycleRecord, Run
 from playground.runs.services import run_create
 from scheduler_core.simulate import simulate
 from tests.helpers import FIXTURES, ROOT, big_cluster_yaml, import_cluster, make_user

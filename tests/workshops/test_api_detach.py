@@ -1,6 +1,6 @@
 """POST /api/workshops/<code>/sandboxes/<id>/detach/."""
 
-from playground.models import Run
+from playground.runs.models import Run
 from tests.workshops.conftest import ana_sandbox, url
 
 

@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from playground.models import Cluster, Node
+from playground.clusters.models import Cluster, Node
 from playground.runs.services import run_create
 from playground.workshops import services
 from tests.workshops.conftest import ana_sandbox, url

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.models import Cluster
+from playground.clusters.models import Cluster
 from playground.workshops import lesson_notes
 from playground.workshops.lessons import lesson_question, lesson_text
 from tests.workshops.conftest import url

@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_import, fixture_description
 from playground.errors import ServiceError
-from playground.models import Cluster
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo"
