@@ -1,5 +1,5 @@
 """The layering rules, read from the source with ast: no import circles, a plain-Python engine,
-and playground/'s layers imported downwards only.
+and the engine's layers and playground/'s imported downwards only.
 
 Every import counts, also those inside functions and under TYPE_CHECKING: a circle hidden in
 a function body is still a circle (see docs/ARCHITECTURE.md).
@@ -47,6 +47,33 @@ PLAYGROUND_LAYERS = (
     ("storage", ("playground.models", "playground.*.models")),
     ("configuration", ("playground", "playground.*", "playground.celery", "playground.settings",
                        "playground.env")),
+)
+
+# The engine's layers, top first (docs/ARCHITECTURE.md, "The engine, top to bottom"), read as
+# PLAYGROUND_LAYERS is. Tests (tests/ folders, test_*.py beside the code, conftest) are no layer.
+E = "scheduler_core."
+ENGINE_LAYERS = (
+    ("test builders", (E + "testing", E + "testing.*")),
+    ("command line", (E + "__main__", E + "cli")),
+    ("commands", (E + "bench", E + "simulate", E + "session", E + "whatif", E + "whatif.*",
+                  E + "simulator_snap", E + "simulator_annotations", E + "live_import")),
+    ("assembly", (E + "build",)),
+    ("beside the scheduler", (E + "timeline", E + "timeline.*", E + "outoftree",
+                              E + "outoftree.*")),
+    ("scheduler", (E + "scheduler", E + "queue", E + "cache")),
+    ("configuration", (E + "config", E + "config_decode", E + "extenders", E + "extenders.*")),
+    ("input", (E + "loader", E + "release_input", E + "workloads", E + "workloads.*",
+               E + "admission", E + "limit_ranger", E + "object_validation",
+               E + "field_validation", E + "safe_read", E + "simulator_export", E + "schema",
+               E + "openapi")),
+    ("plugins", (E + "plugins", E + "plugins.*", E + "examples", E + "examples.*")),
+    ("columns", (E + "columns", E + "columns.*")),
+    ("framework", (E + "framework", E + "framework.*")),
+    ("traces", (E + "observe", E + "stream", E + "tracepack", E + "tracecols",
+                E + "tracedetail")),
+    ("basics", ("scheduler_core", E + "errors", E + "quantity", E + "labels", E + "taints",
+                E + "timings", E + "features", E + "warninglog", E + "durations",
+                E + "reservoir", E + "validation")),
 )
 
 
@@ -205,3 +232,38 @@ def test_the_engine_imports_no_web_framework():
             if imported.split(".")[0] in WEB_ONLY:
                 offenders.append(f"{name} imports {imported}")
     assert offenders == []
+
+
+def is_test(name: str) -> bool:
+    parts = name.split(".")
+    return "tests" in parts or parts[-1].startswith("test_") or parts[-1] == "conftest"
+
+
+def engine_graph() -> dict[str, set[str]]:
+    """The engine's modules, tests left out, and the engine modules each imports."""
+    return {name: {t for t in targets if t.startswith("scheduler_core") and not is_test(t)}
+            for name, targets in import_graph().items()
+            if name.startswith("scheduler_core") and not is_test(name)}
+
+
+def test_tests_are_told_from_the_engine_s_modules():
+    assert is_test("scheduler_core.tests.test_cli")
+    assert is_test("scheduler_core.plugins.noderesources.test_fit")
+    assert not is_test("scheduler_core.testing.fakes")
+    assert not is_test("scheduler_core.plugins.noderesources.fit")
+
+
+def test_every_engine_module_has_a_layer():
+    """A new engine module must be placed in ENGINE_LAYERS on purpose."""
+    assert [name for name in engine_graph() if layer_of(name, ENGINE_LAYERS) is None] == []
+
+
+def test_the_engine_imports_its_layers_downwards_only():
+    assert upward_imports(engine_graph(), ENGINE_LAYERS) == []
+
+
+def test_a_framework_importing_a_plugin_would_be_found():
+    graph = {E + "framework.runtime": {E + "plugins.helper"}, E + "plugins.helper": set()}
+    assert upward_imports(graph, ENGINE_LAYERS) == [
+        "scheduler_core.framework.runtime (framework) imports scheduler_core.plugins.helper "
+        "(plugins)"]
