@@ -3,15 +3,19 @@ guide is written from them, and the workshop pages and questions read them."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from playground.clusters.models import Cluster
 from playground.workshops import lesson_notes
 from playground.workshops.lessons import lesson_question, lesson_text
+from playground.workshops.services import PROMPTS
 from tests.workshops.conftest import url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +34,42 @@ def test_every_lesson_fixture_has_notes_that_load_in_one_order():
             assert notes.spoilers not in notes.attendee_section(), notes.name
     # Its notes tell no cycle's outcome in a section of their own: attendees see them whole.
     assert [n.name for n in lessons if not n.spoilers] == ["dra-releases-lesson"]
+
+
+def _words(text: str) -> set[str]:
+    """Names as a fixture spells them: node-a1, team-a, nvidia.com/gpu, maxSkew, urgent."""
+    return set(re.findall(r"[A-Za-z][\w./-]*\w", text))
+
+
+def _strings(node) -> list[str]:
+    if isinstance(node, dict):
+        return [s for k, v in node.items() for s in [str(k), *_strings(v)]]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return [node] if isinstance(node, str) else []
+
+
+def _fixture_names(name: str) -> set[str]:
+    """The words of a fixture's objects (names, labels, fields, plugins), its comments aside."""
+    documents = yaml.safe_load_all((FIXTURES / f"{name}.yaml").read_text(encoding="utf-8"))
+    return {word for document in documents for s in _strings(document) for word in _words(s)}
+
+
+def test_every_lesson_asks_questions_of_its_own():
+    """Each lesson's question texts load and are about that lesson: none is a default prompt
+    or another lesson's text, and each names something of its own fixture's objects (a node,
+    a pod, a label, a field, a plugin) that at most half of the fixtures have."""
+    lessons = lesson_notes.every_lesson()
+    names = {n.name: _fixture_names(n.name) for n in lessons}
+    fixtures_with = Counter(word for words in names.values() for word in words)
+    asked_by = {}
+    for notes in lessons:
+        assert notes.questions, f"{notes.name} has no question texts"
+        own = {w for w in names[notes.name] if fixtures_with[w] <= len(names) / 2}
+        for point, text in notes.questions.items():
+            assert text not in PROMPTS.values(), (notes.name, point)
+            assert asked_by.setdefault(text, notes.name) == notes.name, (notes.name, point)
+            assert _words(text) & own, (notes.name, point, text)
 
 
 def test_the_trainers_guide_is_written_from_the_notes():
@@ -60,8 +100,9 @@ def test_a_lessons_question_texts_are_the_default_prompts(room, workshop, presen
     asked = room["trainer"].post(url(workshop, "questions/"), {"point": "Filter"},
                                  format="json")
     assert asked.status_code == 201
-    assert asked.json()["prompt"] == ("Which nodes get past TaintToleration, NodeUnschedulable "
-                                      "and NodeAffinity?")
+    assert asked.json()["prompt"] == ("Which of node-a, node-b, node-c, gpu-1 and node-d get "
+                                      "past TaintToleration, NodeUnschedulable and "
+                                      "NodeAffinity?")
 
 
 @pytest.mark.parametrize("text, message", [
