@@ -64,8 +64,7 @@ ENGINE_LAYERS = (
     ("configuration", (E + "config", E + "config_decode", E + "extenders", E + "extenders.*")),
     ("input", (E + "loader", E + "release_input", E + "workloads", E + "workloads.*",
                E + "admission", E + "limit_ranger", E + "object_validation",
-               E + "field_validation", E + "safe_read", E + "simulator_export", E + "schema",
-               E + "openapi")),
+               E + "field_validation", E + "safe_read", E + "simulator_export", E + "schema")),
     ("plugins", (E + "plugins", E + "plugins.*", E + "examples", E + "examples.*")),
     ("columns", (E + "columns", E + "columns.*")),
     ("framework", (E + "framework", E + "framework.*")),
@@ -73,7 +72,7 @@ ENGINE_LAYERS = (
                 E + "tracedetail")),
     ("basics", ("scheduler_core", E + "errors", E + "quantity", E + "labels", E + "taints",
                 E + "timings", E + "features", E + "warninglog", E + "durations",
-                E + "reservoir", E + "validation")),
+                E + "reservoir", E + "validation", E + "openapi")),
 )
 
 
