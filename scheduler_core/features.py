@@ -111,7 +111,8 @@ MODELLED = frozenset({
     "DynamicResourceAllocation", "DRAAdminAccess", "DRAConsumableCapacity",
     "DRADeviceBindingConditions", "DRADeviceTaints", "DRAExtendedResource",
     "DRAPartitionableDevices", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus",
-    "GangScheduling", "GenericWorkload", "NodeDeclaredFeatures", "PodLevelResources",
+    "GangScheduling", "GenericWorkload", "NodeDeclaredFeatures",
+    "NominatedNodeNameForExpectation", "PodLevelResources",
     "TaintTolerationComparisonOperators",
 })
 # pkg/features/kube_features.go's defaultKubernetesFeatureGateDependencies (as of v1.35), for

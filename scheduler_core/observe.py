@@ -69,6 +69,10 @@ class CycleRecorder:
     def preemption(self, nominated_node: str, victims: list[str], detail: dict | None) -> None:
         pass
 
+    def nominated(self, node: str) -> None:
+        """The binding cycle wrote the pod's status.nominatedNodeName: PreBind will work for
+        it, or it waits on Permit (NominatedNodeNameForExpectation)."""
+
     def finish(self, outcome: str, node: str | None, message: str, time: float) -> None:
         pass
 
@@ -229,6 +233,9 @@ class TraceRecorder(CycleRecorder):
             if "candidates" in entry:
                 entry["candidates"] = compact_candidates(self.tables, entry["candidates"])
         self._data["preemption"] = entry
+
+    def nominated(self, node):
+        self._data["nominatedNodeName"] = node
 
     def finish(self, outcome, node, message, time):
         self._data.update(outcome=outcome, node=node, message=message)

@@ -174,6 +174,7 @@ class Scheduler:
         self.cluster = cluster
         # The release and gates the run follows, and where what it does not honour is said.
         self.features = features or cluster.features
+        self.expectation = self.features.enabled("NominatedNodeNameForExpectation")
         self.warnings = cluster.warnings
         self.registry = registry or default_registry()
         self.config = config
@@ -587,6 +588,7 @@ class Scheduler:
         self._change_marks[uid] = self.changes
         if nominate is not None:
             self.queue.add_nominated(qpi.pod, nominate)
+            qpi.pod.nominated_node_name = nominate   # also one set for an expectation
             if nominate and self.observer is not None:
                 self.observer.pod_event("nominated", qpi.pod, self.clock, {"node": nominate})
         if rec is not None:
@@ -633,14 +635,34 @@ class Scheduler:
             self._rejected_after_assume(b, status)
             return
         status, waits = b.fwk.run_permit_plugins(b.state, b.pod, b.host, b.rec)
+        if not status.is_wait() and not status.is_success():
+            self._rejected_after_assume(b, status)
+            return
+        if self.expectation and not self._nominate_for_expectation(b, status.is_wait()):
+            return
         if status.is_wait():
             self._wait_on_permit(b, waits)
             return
-        if not status.is_success():
-            self._rejected_after_assume(b, status)
-            return
         self.queue.done(b.pod.uid)
         self._binding_cycle(b)
+
+    def _nominate_for_expectation(self, b: Binding, waits: bool) -> bool:
+        """The start of Go's bindingCycle with NominatedNodeNameForExpectation: when a PreBind
+        plugin will work for the pod (PreBindPreFlight) or it waits on Permit, the pod's
+        status.nominatedNodeName names its node until it is bound or fails; PreBind plugins
+        whose preflight said Skip are left out. False when the preflight failed the binding."""
+        status = b.fwk.run_pre_bind_pre_flights(b.state, b.pod, b.host)
+        if status.code == Code.ERROR:
+            self._rejected_after_assume(b, status, in_binding_cycle=True, fit_error=False)
+            return False
+        if status.is_success() or waits:
+            b.pod.nominated_node_name = b.host
+            if b.rec is not None:
+                b.rec.nominated(b.host)
+            if self.observer is not None:
+                self.observer.pod_event("nominated", b.pod, self.clock,
+                                        {"node": b.host, "expectation": True})
+        return True
 
     def _wait_on_permit(self, b: Binding, waits: dict[str, float]) -> None:
         wp = WaitingPod(self, b, waits)
@@ -671,7 +693,26 @@ class Scheduler:
         self._rejected_after_assume(wp.binding, wp.status, in_binding_cycle=True)
 
     def _binding_cycle(self, b: Binding) -> None:
-        status = b.fwk.run_pre_bind_plugins(b.state, b.pod, b.host, b.rec)
+        self._after_pre_bind(b, b.fwk.run_pre_bind_plugins(b.state, b.pod, b.host, b.rec))
+
+    def _poll_pre_bind(self, b: Binding, plugin: str, since: float) -> None:
+        """A PreBind plugin blocks, polling (DynamicResources' binding conditions): the binding
+        cycle waits in virtual time while the scheduling cycles go on, as Go's goroutine does."""
+        pl = b.fwk.pre_bind_plugin(plugin)
+
+        def poll():
+            status = pl.pre_bind_poll(b.state, b.pod, b.host, self.clock - since) or Status()
+            if status.is_wait():
+                self.at(self.clock + pl.pre_bind_poll_delay(self.clock - since), poll)
+                return
+            self._after_pre_bind(b, b.fwk.resume_pre_bind(b.state, b.pod, b.host, plugin,
+                                                          status, b.rec))
+        self.at(self.clock + pl.pre_bind_poll_delay(0.0), poll)
+
+    def _after_pre_bind(self, b: Binding, status: Status) -> None:
+        if status.is_wait():
+            self._poll_pre_bind(b, status.plugin, self.clock)
+            return
         if status.is_success():
             status = self._bind(b)
         if not status.is_success():
@@ -679,6 +720,7 @@ class Scheduler:
             return
         self.cache.finish_binding(b.pod)
         self.queue.done(b.pod.uid)
+        b.pod.nominated_node_name = ""   # the binding API clears it (kubernetes#132443)
         b.pod.start_time = RUN_EPOCH + self.clock
         b.pod.obj.setdefault("spec", {})["nodeName"] = b.host
         if b.pod.key in self.bindings:

@@ -84,7 +84,9 @@ def queue_state(s: Scheduler) -> dict:
     for wp in s.waiting.values():
         entries["waitingOnPermit"].append({
             "pod": wp.pod.key, "node": wp.binding.host,
-            "plugins": {p: round(t - now, 3) for p, t in wp.deadlines.items()}})
+            "plugins": {p: round(t - now, 3) for p, t in wp.deadlines.items()},
+            **({"nominatedNode": wp.pod.nominated_node_name}
+               if wp.pod.nominated_node_name else {})})
     return entries
 
 

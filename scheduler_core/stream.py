@@ -77,6 +77,9 @@ class SummaryRecorder(CycleRecorder):
     def preemption(self, nominated_node, victims, detail):
         self.data["preemption"] = {"nominatedNode": nominated_node, "victims": victims[:20]}
 
+    def nominated(self, node):
+        self.data["nominatedNodeName"] = node
+
     def finish(self, outcome, node, message, time):
         self.data.update(outcome=outcome, node=node, message=message[:2000], endTime=time)
 
@@ -113,6 +116,8 @@ def summarize(trace: dict, end_time: float | None = None) -> dict:
     if pre:
         out["preemption"] = {"nominatedNode": pre.get("nominatedNode"),
                              "victims": list(pre.get("victims") or [])[:20]}
+    if trace.get("nominatedNodeName"):
+        out["nominatedNodeName"] = trace["nominatedNodeName"]
     if end_time is not None:
         out["endTime"] = end_time
     return out

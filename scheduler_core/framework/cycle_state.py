@@ -13,12 +13,15 @@ class StateData:
 
 
 class CycleState:
-    __slots__ = ("_data", "skip_filter_plugins", "skip_score_plugins")
+    __slots__ = ("_data", "skip_filter_plugins", "skip_score_plugins", "skip_pre_bind_plugins")
 
     def __init__(self):
         self._data: dict = {}
         self.skip_filter_plugins: set[str] = set()
         self.skip_score_plugins: set[str] = set()
+        # The PreBind plugins whose PreBindPreFlight returned Skip (set only when the
+        # scheduler runs the preflights: NominatedNodeNameForExpectation).
+        self.skip_pre_bind_plugins: set[str] = set()
 
     def read(self, key):
         try:
@@ -40,4 +43,5 @@ class CycleState:
         copy._data = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in self._data.items()}
         copy.skip_filter_plugins = set(self.skip_filter_plugins)
         copy.skip_score_plugins = set(self.skip_score_plugins)
+        copy.skip_pre_bind_plugins = set(self.skip_pre_bind_plugins)
         return copy

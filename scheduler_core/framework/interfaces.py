@@ -145,6 +145,24 @@ class PreBindPlugin(Plugin):
     def pre_bind(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None:
         raise NotImplementedError
 
+    def pre_bind_pre_flight(self, state: CycleState, pod: PodInfo,
+                            node_name: str) -> Status | None:
+        """Whether PreBind will do work for the pod (Success) or not (Skip); Error stops
+        binding. Go's PreBindPlugin requires it (v1.34+); a plugin that does not override it
+        is taken as doing work, so its PreBind always runs."""
+        return None
+
+    # A PreBind that blocks while it polls (Go's wait.PollUntilContextTimeout inside PreBind)
+    # returns Status(Code.WAIT) after its first check; the scheduler then goes on with other
+    # pods and asks `pre_bind_poll` again after `pre_bind_poll_delay(waited)` virtual seconds,
+    # until it answers with anything but Wait (the PreBind's final status).
+    def pre_bind_poll_delay(self, waited: float) -> float:
+        raise NotImplementedError
+
+    def pre_bind_poll(self, state: CycleState, pod: PodInfo, node_name: str,
+                      waited: float) -> Status | None:
+        raise NotImplementedError
+
 
 class BindPlugin(Plugin):
     def bind(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None:

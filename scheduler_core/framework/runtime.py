@@ -516,19 +516,62 @@ class Framework:
                           f'pod "{pod.name}"'), waits
         return Status(), {}
 
-    def run_pre_bind_plugins(self, state, pod, node_name, rec=None) -> Status:
+    def run_pre_bind_pre_flights(self, state, pod, node_name) -> Status:
+        """RunPreBindPreFlights: Success when some PreBind plugin will work for the pod,
+        Skip when none will (those that skip are left out of PreBind), Error on an error."""
+        skipped, result = set(), Status(Code.SKIP)
         for pl in self.pre_bind_plugins:
-            status = pl.pre_bind(state, pod, node_name) or Status()
-            if rec is not None:
-                rec.point("preBind", pl.name(), status, node=node_name, detail=_describe(pl, state))
-            if status.is_skip():
-                continue
-            if not status.is_success():
-                if status.is_rejected():
-                    return status.with_plugin(pl.name())
-                return Status(Code.ERROR, f'running PreBind plugin "{pl.name()}": '
+            status = pl.pre_bind_pre_flight(state, pod, node_name) or Status()
+            if status.code == Code.ERROR:
+                return Status(Code.ERROR, f'running PreBindPreFlight "{pl.name()}": '
                               f"{status.message()}", plugin=pl.name())
+            if status.is_success():
+                result = Status()
+            elif status.is_skip():
+                skipped.add(pl.name())
+            else:
+                return Status(Code.ERROR, f"PreBindPreFlight {pl.name()} returned "
+                              f'"{status.code.label}", which is unsupported. It is supposed to '
+                              "return Success, Skip, or Error status", plugin=pl.name())
+        state.skip_pre_bind_plugins = skipped
+        return result
+
+    def run_pre_bind_plugins(self, state, pod, node_name, rec=None, start: int = 0) -> Status:
+        """The PreBind plugins from `start`. A plugin that blocks (Wait) stops the point: the
+        Wait status names it, and `resume_pre_bind` goes on once its poll has ended."""
+        for pl in self.pre_bind_plugins[start:]:
+            if pl.name() in state.skip_pre_bind_plugins:
+                continue
+            status = pl.pre_bind(state, pod, node_name) or Status()
+            if status.is_wait():
+                return status.with_plugin(pl.name())
+            failed = self._pre_bind_result(pl, state, node_name, status, rec)
+            if failed is not None:
+                return failed
         return Status()
+
+    def resume_pre_bind(self, state, pod, node_name, plugin: str, status: Status,
+                        rec=None) -> Status:
+        """The blocked PreBind plugin's final status, then the PreBind plugins after it."""
+        index = next(i for i, pl in enumerate(self.pre_bind_plugins) if pl.name() == plugin)
+        failed = self._pre_bind_result(self.pre_bind_plugins[index], state, node_name, status,
+                                       rec)
+        return failed or self.run_pre_bind_plugins(state, pod, node_name, rec, index + 1)
+
+    def pre_bind_plugin(self, name: str):
+        return next(pl for pl in self.pre_bind_plugins if pl.name() == name)
+
+    @staticmethod
+    def _pre_bind_result(pl, state, node_name, status: Status, rec) -> Status | None:
+        """Records one PreBind call; the point's failure, or None to go on."""
+        if rec is not None:
+            rec.point("preBind", pl.name(), status, node=node_name, detail=_describe(pl, state))
+        if status.is_skip() or status.is_success():
+            return None
+        if status.is_rejected():
+            return status.with_plugin(pl.name())
+        return Status(Code.ERROR, f'running PreBind plugin "{pl.name()}": '
+                      f"{status.message()}", plugin=pl.name())
 
     def run_bind_plugins(self, state, pod, node_name, rec=None) -> Status:
         for pl in self.bind_plugins:

@@ -12,6 +12,7 @@ import copy
 from types import SimpleNamespace
 
 from scheduler_core.config import API_VERSION, parse_configuration
+from scheduler_core.features import DEFAULT_GATES
 from scheduler_core.framework import interfaces as fw
 from scheduler_core.framework.registry import Registry
 from scheduler_core.loader import load_documents
@@ -31,6 +32,7 @@ _POINTS = {
     "reserve": (fw.ReservePlugin, "reserve", 2),
     "permit": (fw.PermitPlugin, "permit", 2),
     "pre_bind": (fw.PreBindPlugin, "pre_bind", 2),
+    "pre_bind_pre_flight": (fw.PreBindPlugin, "pre_bind_pre_flight", 2),
     "bind": (fw.BindPlugin, "bind", 2),
     "post_bind": (fw.PostBindPlugin, "post_bind", 2),
 }
@@ -58,7 +60,8 @@ def fake(name: str, log: list | None = None, *, normalize=None, events=None, **p
     bases, methods = [], {"NAME": name}
     for point, behaviour in points.items():
         iface, method, node_index = _POINTS[point]
-        bases.append(iface)
+        if iface not in bases:
+            bases.append(iface)
         methods[method] = _method(name, point, behaviour, log, node_index)
     if "reserve" in points:
         methods["unreserve"] = _method(name, "unreserve", None, log, 2)
@@ -111,14 +114,14 @@ def configuration(*profiles, **top) -> dict:
 
 
 def run(plugins, nodes, pods, *, config=None, enabled=None, seed=0, max_cycles=None,
-        other_objects=()):
+        other_objects=(), features=DEFAULT_GATES):
     """Schedule `pods` on `nodes` with a minimal profile of `plugins`; (scheduler, cycles)."""
     reg = registry(*plugins)
     if config is None:
         names = enabled if enabled is not None else [p.NAME for p in plugins]
         config = configuration(profile(*names))
     docs = copy.deepcopy(list(nodes) + list(other_objects) + list(pods))
-    cluster = load_documents([("test.yaml", docs)])
+    cluster = load_documents([("test.yaml", docs)], features=features)
     trace = TraceObserver()
     sched = Scheduler(cluster, parse_configuration(config, reg), seed=seed, observer=trace,
                       registry=reg)

@@ -4,15 +4,16 @@ set every one of them True in the claim's `status.devices[]`; a True
 `bindingFailureConditions` entry fails the binding (isClaimReadyForBinding).
 
 PreBind polls the claims every 5 seconds for `bindingTimeout` (DynamicResourcesArgs, 600s by
-default). The engine runs no DRA driver, so only the input (or a timeline step) can report
-the conditions: what the claims say when PreBind runs is what the poll would see until the
-timeout, and PreBind ends then as Go's does ("device binding timeout").
+default), in virtual time, while other pods are scheduled. The engine runs no DRA driver, so
+only the input or a timeline step can report the conditions; when nothing does, PreBind ends
+at the timeout as Go's does ("device binding timeout").
 """
 from __future__ import annotations
 
 from ...durations import parse_go_duration
 
 DEFAULT_TIMEOUT_SECONDS = 600
+POLL_SECONDS = 5   # PreBind's wait.PollUntilContextTimeout interval
 
 
 class BindingFailed(Exception):

@@ -26,7 +26,7 @@ from ...framework.interfaces import (
     ScoreExtensions,
     ScorePlugin,
 )
-from ...framework.status import Status
+from ...framework.status import Code, Status
 from ...labels import match_node_selector_terms
 from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
@@ -345,18 +345,47 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             return self._wait_for_binding_conditions(s, pod)
         return None
 
+    def pre_bind_pre_flight(self, state, pod, node_name) -> Status | None:
+        """Skip for a pod without claims (its extended resource claim counts as one)."""
+        s = _state(state)
+        if s is None:
+            return Status.as_error(NOT_FOUND)
+        if not s.claims and s.extended is None:
+            return Status.skip()
+        return None
+
     def _wait_for_binding_conditions(self, s: _State, pod) -> Status | None:
-        """PreBind's poll: every claim ready, or a failure, or the timeout (binding.py)."""
-        claims = s.claims + ([s.extended] if s.extended is not None else [])
-        waiting = [c for c in claims if binding.waits_on(c)]
-        if not waiting:
+        """PreBind's poll (wait.PollUntilContextTimeout, first check at once): ready, a
+        failure, or Wait while the devices' binding conditions are pending (binding.py)."""
+        if not self._waiting_claims(s):
             return None
+        return self._check_binding_conditions(s)
+
+    def _waiting_claims(self, s: _State) -> list[dict]:
+        """The claims with binding conditions, as the API holds them now (a timeline step may
+        have reported the conditions since)."""
+        claims = s.claims + ([s.extended] if s.extended is not None else [])
+        live = self._objects.resource_claims
+        return [live.get(obj.claim_key(c), c) for c in claims if binding.waits_on(c)]
+
+    def _check_binding_conditions(self, s: _State) -> Status | None:
         try:
-            if all(binding.ready(c) for c in waiting):
+            if all(binding.ready(c) for c in self._waiting_claims(s)):
                 return None
         except binding.BindingFailed as exc:
             return Status.as_error(str(exc))
-        for claim in waiting:
+        return Status(Code.WAIT, "waiting for binding conditions")
+
+    def pre_bind_poll_delay(self, waited: float) -> float:
+        return min(binding.POLL_SECONDS, self.binding_timeout - waited)
+
+    def pre_bind_poll(self, state, pod, node_name, waited: float) -> Status | None:
+        """Asked every 5 virtual seconds; at bindingTimeout the context's deadline ends the
+        poll before another check ("device binding timeout")."""
+        s = _state(state)
+        if waited < self.binding_timeout:
+            return self._check_binding_conditions(s)
+        for claim in self._waiting_claims(s):
             if not binding.ready(claim):
                 s.events.append({"claim": obj.claim_key(claim), "bindingConditionsPending":
                                  binding.waits_on(claim), "timeoutSeconds": self.binding_timeout})

@@ -8,6 +8,10 @@ import json
 import pytest
 import yaml
 
+from scheduler_core.scheduler import RUN_EPOCH
+from scheduler_core.simulate import load_scheduler
+from scheduler_core.simulate import simulate as simulate_in_process
+
 from .binding import BindingFailed, ready, timeout_seconds
 from .test_simulate import simulate
 
@@ -98,3 +102,50 @@ def test_a_failure_condition_fails_prebind_with_its_reason(tmp_path):
     assert run_with_claim(tmp_path, failed)["message"] == (
         'running PreBind plugin "DynamicResources": claim c binding failed: reason=R, '
         'message="m"')
+
+
+# --- the wait in virtual time: PreBind polls every 5 s until bindingTimeout (dynamicresources.go
+# PreBind's wait.PollUntilContextTimeout), while the scheduling cycles of other pods go on.
+CONFIG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+          "profiles": [{"schedulerName": "default-scheduler", "pluginConfig": [
+              {"name": "DynamicResources", "args": {"bindingTimeout": "20s"}}]}]}
+LATER_POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "q", "namespace": "default"},
+             "spec": {"containers": [{"name": "c", "image": "x"}]}}
+
+
+def timeline(*steps) -> dict:
+    return {"apiVersion": "playground.k8s.local/v1", "kind": "Timeline",
+            "metadata": {"name": "t"}, "spec": {"steps": list(steps)}}
+
+
+def run_waiting(tmp_path, *extra, max_cycles=3):
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump_all([*DOCS, CLAIM, CONFIG, *extra]), encoding="utf-8")
+    return simulate_in_process([str(path)], seed=1, max_cycles=max_cycles)
+
+
+def test_the_wait_takes_binding_timeout_of_virtual_time_while_other_pods_are_scheduled(
+        tmp_path):
+    created = timeline({"at": 3, "action": "Create", "object": LATER_POD})
+    result = run_waiting(tmp_path, created)
+    cycles = result.trace.to_list()
+    assert [(c["pod"], c["time"], c["outcome"]) for c in cycles[:2]] == [
+        ("default/p", 0.0, "Error"), ("default/q", 3.0, "Bound")]
+    # The binding failed at 20 s; the retry comes after its backoff.
+    assert cycles[2]["pod"] == "default/p" and 20.0 < cycles[2]["time"] <= 22.0
+
+
+def test_conditions_reported_during_the_wait_bind_the_pod_at_the_next_poll(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump_all([*DOCS, CLAIM, CONFIG]), encoding="utf-8")
+    sched = load_scheduler([str(path)], seed=1)
+
+    def driver_reports():   # what a DRA driver would write into the claim's status
+        claim = sched.cluster.objects.resource_claims["default/c"]
+        claim["status"]["devices"] = claim_with(("attached", "True"))["status"]["devices"]
+    sched.at(12.0, driver_reports)
+    sched.run(3)
+    assert sched.bindings["default/p"] == "node-1"
+    # Polls at 0, 5 and 10 saw nothing; the one at 15 saw the conditions.
+    pod = next(p for p in sched.pods if p.key == "default/p")
+    assert pod.start_time - RUN_EPOCH == 15.0

@@ -238,6 +238,17 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             return Status.as_error(err)
         return None
 
+    def pre_bind_pre_flight(self, state, pod, node_name):
+        """Skip when every volume is bound (Reserve found nothing to bind on the node)."""
+        data = state.get(STATE_KEY)
+        if data is None:
+            return Status.as_error("not found")
+        if data.all_bound:
+            return Status.skip()
+        if node_name not in data.pod_volumes_by_node:
+            return Status.as_error(f"no pod volumes found for node {st.go_quote(node_name)}")
+        return None
+
     def describe(self, state) -> dict:
         """What this cycle assumed, reverted, bound and provisioned, for the trace."""
         record = state.get(DECISIONS_KEY) or {}
