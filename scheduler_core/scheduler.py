@@ -659,9 +659,6 @@ class Scheduler:
             b.pod.nominated_node_name = b.host
             if b.rec is not None:
                 b.rec.nominated(b.host)
-            if self.observer is not None:
-                self.observer.pod_event("nominated", b.pod, self.clock,
-                                        {"node": b.host, "expectation": True})
         return True
 
     def _wait_on_permit(self, b: Binding, waits: dict[str, float]) -> None:

@@ -142,7 +142,6 @@ NOT_HELPFUL_5 = "preemption: 0/5 nodes are available: 5 " + NOT_HELPFUL
 NO_VICTIMS = "No preemption victims found for incoming pod."
 # DynamicResources (default profile since v1.34) answers PostFilter first for a pod without
 # claims; kube-scheduler joins its reason before DefaultPreemption's in the message.
-NO_CLAIMS = "no new claims to deallocate"
 
 
 # --- every fixture is a lesson with a test --------------------------------------------------------
@@ -196,7 +195,7 @@ AFFINITY = "node(s) didn't match Pod's node affinity/selector"
 GPU_TAINT = "node(s) had untolerated taint {dedicated: gpu}"
 CORDONED = "node(s) were unschedulable"
 NOWHERE = (f"0/5 nodes are available: 1 {GPU_TAINT}, 1 {CORDONED}, 3 {AFFINITY}. "
-           f"{NO_CLAIMS}, {NOT_HELPFUL_5}")
+           f"{NOT_HELPFUL_5}")
 TRAINER_TOLERATION = "  tolerations:\n  - {key: dedicated, operator: Equal, value: gpu, " \
                      "effect: NoSchedule}\n"
 TAINT_SCORE_OFF = "  plugins:\n    score:\n      disabled:\n      - name: TaintToleration\n"
@@ -225,7 +224,7 @@ def test_taints_affinity_places_each_pod_where_its_header_says():
     assert [(c["time"], c["outcome"], c["message"]) for c in nowhere] == [
         (0.0, "Unschedulable", NOWHERE), (330.0, "Unschedulable", NOWHERE)]
     assert nowhere[0]["postFilter"] == [
-        entry("DynamicResources", "Unschedulable", [NO_CLAIMS]),
+        entry("DynamicResources", "Unschedulable", []),
         entry("DefaultPreemption", "Unschedulable", [NOT_HELPFUL_5])]
     assert run.scheduler.pending_reasons() == {"default/nowhere": NOWHERE}
     # Without tolerations, the taint and the cordon filter gpu-1 and node-d out.
@@ -291,7 +290,7 @@ def test_taints_affinity_try_a_weight_of_zero_and_disabling_the_taint_score():
 SPREAD = "node(s) didn't match pod topology spread constraints"
 ANTI = "node(s) didn't match pod anti-affinity rules"
 EXISTING_ANTI = "node(s) didn't satisfy existing pods anti-affinity rules"
-CACHE_6 = (f"0/6 nodes are available: 6 {ANTI}. {NO_CLAIMS}, preemption: 0/6 nodes are available: "
+CACHE_6 = (f"0/6 nodes are available: 6 {ANTI}. preemption: 0/6 nodes are available: "
            f"6 {NO_VICTIMS}")
 NODES_6 = ["node-a1", "node-a2", "node-b1", "node-b2", "node-c1", "node-c2"]
 CACHE_6_REQUIRED = """  name: cache-6
@@ -379,7 +378,7 @@ def test_spread_try_a_preferred_anti_affinity_for_cache_6():
     run = lesson("spread-antiaffinity", edits=[(CACHE_6_REQUIRED, CACHE_6_PREFERRED)])
     cache_6 = run.first("cache-6")
     assert cache_6["message"] == (
-        f"0/6 nodes are available: 6 {EXISTING_ANTI}. {NO_CLAIMS}, preemption: 0/6 nodes are "
+        f"0/6 nodes are available: 6 {EXISTING_ANTI}. preemption: 0/6 nodes are "
         f"available: 6 {NO_VICTIMS}")
     assert rejections(cache_6) == dict.fromkeys(
         NODES_6, ("InterPodAffinity", "Unschedulable", [EXISTING_ANTI]))
@@ -395,7 +394,7 @@ def test_spread_try_anti_affinity_per_zone():
 
 # --- preemption-lesson ----------------------------------------------------------------------------
 INSUFFICIENT_3 = "0/3 nodes are available: 3 Insufficient cpu."
-NOT_ELIGIBLE = (f"{NO_CLAIMS}, preemption: not eligible due to a terminating pod on the "
+NOT_ELIGIBLE = ("preemption: not eligible due to a terminating pod on the "
                 "nominated node.")
 
 
@@ -403,12 +402,15 @@ def test_preemption_victims_nomination_graceful_deletion_and_binding():
     run = lesson("preemption-lesson")
     first, second = run.cycles
     assert (first["pod"], first["time"], first["outcome"], first["node"], first["message"]) == (
-        "default/urgent", 0.0, "Unschedulable", None, INSUFFICIENT_3)
+        "default/urgent", 0.0, "Unschedulable", None,
+        f"{INSUFFICIENT_3} preemption: found a potential placement for pod on node node-1, "
+        "preempting 2 victims")   # v1.37 (PR #140180)
     assert rejections(first) == dict.fromkeys(
         ["node-1", "node-2", "node-3"], ("NodeResourcesFit", "Unschedulable",
                                          ["Insufficient cpu"]))
-    assert first["postFilter"] == [entry("DynamicResources", "Unschedulable", [NO_CLAIMS]),
-                                   entry("DefaultPreemption")]
+    assert first["postFilter"] == [entry("DynamicResources", "Unschedulable", []), entry(
+        "DefaultPreemption", "Success", ["preemption: found a potential placement for pod on "
+                                         "node node-1, preempting 2 victims"])]
     preemption = first["preemption"]
     assert (preemption["nominatedNode"], preemption["victims"]) == (
         "node-1", ["default/batch-1", "default/batch-2"])
@@ -475,7 +477,7 @@ def test_preemption_try_lowering_the_priority_class_to_zero():
     run = lesson("preemption-lesson", edits=[("value: 1000", "value: 0")])
     assert [(c["outcome"], c["message"]) for c in run.cycles] == [
         ("Unschedulable",
-         f"{INSUFFICIENT_3} {NO_CLAIMS}, preemption: 0/3 nodes are available: 3 {NO_VICTIMS}")]
+         f"{INSUFFICIENT_3} preemption: 0/3 nodes are available: 3 {NO_VICTIMS}")]
     assert run.events == []
     assert run.bindings == {"default/urgent": None}
 
@@ -520,7 +522,10 @@ def test_storage_volume_decisions_zone_pinning_and_the_pending_claim():
     assert rejections(db) == dict.fromkeys(
         ["node-a1", "node-a2", "node-c1"],
         ("VolumeZone", uu, ["node(s) had no available volume zone"]))
-    assert volume_binding(db, "reserve") == volume_binding(db, "preBind") == NOTHING
+    assert volume_binding(db, "reserve") == NOTHING
+    # Its claim is bound already: PreBindPreFlight says Skip, so VolumeBinding's PreBind is not
+    # called (v1.35+, NominatedNodeNameForExpectation) and the pod gets no nomination.
+    assert [e["plugin"] for e in db["preBind"]] == [] and "nominatedNodeName" not in db
     # logs-0: its bound local disk's node affinity names node-c1 (VolumeBinding).
     logs = run.first("logs-0")
     assert rejections(logs) == dict.fromkeys(
@@ -594,7 +599,7 @@ def test_storage_try_swapping_the_cache_pods(seed, cache_big):
     if cache_big is None:
         assert run.bindings["default/cache-small"] == "node-a2"
         assert run.first("cache-big")["message"] == (
-            f"0/4 nodes are available: 4 {NO_PV}. {NO_CLAIMS}, preemption: 0/4 nodes are "
+            f"0/4 nodes are available: 4 {NO_PV}. preemption: 0/4 nodes are "
             "available: 4 Preemption is not helpful for scheduling.")
 
 
@@ -609,7 +614,7 @@ def test_storage_try_a_wait_for_first_consumer_class_for_reports():
 # --- gang-lesson and gang-lesson-fits -------------------------------------------------------------
 TIMEOUT = "0/1 nodes are available: 1 rejected due to timeout after waiting 10s at plugin " \
           "Coscheduling."
-WORKER_3 = f"{INSUFFICIENT_3} {NO_CLAIMS}, preemption: 0/3 nodes are available: 3 {NO_VICTIMS}"
+WORKER_3 = f"{INSUFFICIENT_3} preemption: 0/3 nodes are available: 3 {NO_VICTIMS}"
 GANG_POSTFILTER_OFF = "    postFilter:\n      disabled:\n      - name: Coscheduling\n"
 WORKERS = [f"default/worker-{i}" for i in range(4)]
 
@@ -693,7 +698,7 @@ def test_gang_lesson_fits_try_a_fifth_worker():
     run = lesson("gang-lesson-fits", edits=fifth_worker(node=False))
     assert [c["outcome"] for c in run.cycles] == ["Bound"] * 4 + ["Unschedulable"]
     assert run.cycles[4]["message"] == (
-        f"0/4 nodes are available: 4 Insufficient cpu. {NO_CLAIMS}, preemption: 0/4 nodes are "
+        f"0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are "
         f"available: 4 {NO_VICTIMS}")
     run = lesson("gang-lesson-fits", edits=fifth_worker(node=True))
     assert [c["outcome"] for c in run.cycles] == ["Bound"] * 5
@@ -702,7 +707,7 @@ def test_gang_lesson_fits_try_a_fifth_worker():
 
 # --- storage-revert-lesson ------------------------------------------------------------------------
 LOCAL_1_FOR_A = {"kind": "PersistentVolume", "name": "local-1", "claim": "default/data-a"}
-MEMBER_B = (f"0/2 nodes are available: 2 {NO_PV}. {NO_CLAIMS}, preemption: 0/2 nodes are "
+MEMBER_B = (f"0/2 nodes are available: 2 {NO_PV}. preemption: 0/2 nodes are "
             "available: 2 Preemption is not helpful for scheduling.")
 
 
@@ -1033,7 +1038,7 @@ def test_gpu_cluster_try_bin_packing_and_a_missing_toleration():
     run = lesson("gpu-cluster", text=gpu_cluster_without_train_1_toleration())
     assert run.first("train-1")["message"] == (
         "0/15 nodes are available: 6 node(s) had untolerated taint {nvidia.com/gpu: present}, "
-        f"9 {AFFINITY}. {NO_CLAIMS}, preemption: 0/15 nodes are available: 15 {NOT_HELPFUL}")
+        f"9 {AFFINITY}. preemption: 0/15 nodes are available: 15 {NOT_HELPFUL}")
     assert run.bindings["default/train-1"] is None
 
 
@@ -1090,7 +1095,7 @@ def test_scale_500_finds_230_feasible_nodes_unless_told_to_score_all(top, evalua
 
 # --- gpu-dra-lesson -------------------------------------------------------------------------------
 CANNOT_ALLOCATE = "cannot allocate all claims"
-TRAIN_WIDE = (f"0/5 nodes are available: 5 {CANNOT_ALLOCATE}. still not schedulable, "
+TRAIN_WIDE = (f"0/5 nodes are available: 5 {CANNOT_ALLOCATE}. "
               f"preemption: 0/5 nodes are available: 5 {NOT_HELPFUL}")
 WIDE_TEMPLATE = "          deviceClassName: gpu.example.com\n          count: 3\n"
 
@@ -1140,7 +1145,7 @@ def test_gpu_dra_lesson_claims_templates_sharing_and_admin_access():
     wide = run.first("train-wide")
     assert wide["message"] == TRAIN_WIDE
     assert wide["postFilter"][0] == entry("DynamicResources", "Unschedulable",
-                                          ["still not schedulable"])
+                                          [])
 
 
 def test_gpu_dra_lesson_try_two_gpus_and_no_constraint():
@@ -1181,7 +1186,7 @@ def test_locally_optimal_leaves_batch_pending_behind_the_first_web_pod():
     assert run.first("web-1")["totalScore"] == {"small-1": 399, "small-2": 399, "large": 449}
     assert run.first("web-2")["totalScore"] == {"small-1": 399, "small-2": 399, "large": 399}
     assert run.first("batch")["message"] == (
-        f"0/3 nodes are available: 3 Insufficient cpu. {NO_CLAIMS}, preemption: 0/3 nodes are "
+        f"0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are "
         f"available: 1 {NO_VICTIMS[:-1]}, 2 {NOT_HELPFUL}")
 
 

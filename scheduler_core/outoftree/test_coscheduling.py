@@ -474,7 +474,7 @@ def test_a_member_that_fits_nowhere_rejects_the_waiting_ones_in_post_filter():
     # DynamicResources' PostFilter comes first in the v1.34 default profile.
     assert cycles[3]["postFilter"] == [{
         "plugin": "DynamicResources", "code": "Unschedulable",
-        "reasons": ["no new claims to deallocate"]}, {
+        "reasons": []}, {
         "plugin": "Coscheduling", "code": "Unschedulable",
         "reasons": ["PodGroup default/train gets rejected due to Pod w-3 is unschedulable even "
                     "after PostFilter"]}]
@@ -486,7 +486,7 @@ def test_too_few_members_are_turned_away_at_pre_filter():
     scheduler.run(max_cycles=2)
     # PostFilter still runs after a PreFilter rejection, and gives the group up.
     assert [c["message"] for c in trace.to_list()] == [
-        f"0/3 nodes are available: {ENOUGH.format(name, 2, 3)}. no new claims to deallocate, "
+        f"0/3 nodes are available: {ENOUGH.format(name, 2, 3)}. "
         f"PodGroup default/train gets rejected due to Pod {name} is unschedulable even after "
         "PostFilter"
         for name in ("w-0", "w-1")]

@@ -95,3 +95,13 @@ def test_a_preflight_that_fails_fails_the_binding_cycle(result, message):
     sched, cycles = run([bad], NODES, [make_pod("p")], max_cycles=1)
     assert (cycles[0]["outcome"], cycles[0]["message"]) == ("Error", message)
     assert cycles[0]["preBind"] == [] and sched.bindings["default/p"] is None
+
+
+@pytest.mark.parametrize("gate, want", [(True, {"nominatedNode": "n1"}), (False, {})],
+                         ids=["gate on: the waiting pod's nominatedNodeName", "gate off: none"])
+def test_the_queue_state_shows_the_waiting_pods_nomination(gate, want):
+    from scheduler_core.session import queue_state
+    sched, _ = run([fake("Waits", permit=(Status(Code.WAIT), 30))], NODES, [make_pod("p")],
+                   max_cycles=1, features=GATE[gate])
+    (entry,) = queue_state(sched)["waitingOnPermit"]
+    assert {k: v for k, v in entry.items() if k == "nominatedNode"} == want

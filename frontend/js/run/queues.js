@@ -46,7 +46,9 @@ export class QueuesView {
     this.fill("gated", q.gated, (e) => row(e.pod, e.plugin || "gated", e.reason || ""));
     this.fill("waitingOnPermit", q.waitingOnPermit, (e) => {
       const plugins = Object.entries(e.plugins || {}).map(([p, t]) => `${p} ${fmtTime(Math.max(0, t - elapsed))}`);
-      return row(e.pod, e.node ? `→ ${e.node}` : "", plugins.length ? `waiting: ${plugins.join(", ")}` : "", "waiting");
+      // v1.35+ (NominatedNodeNameForExpectation): the pod's status.nominatedNodeName names the node while it waits.
+      const nominated = e.nominatedNode ? ` · nominatedNodeName ${e.nominatedNode}` : "";
+      return row(e.pod, e.node ? `→ ${e.node}` : "", `${plugins.length ? `waiting: ${plugins.join(", ")}` : ""}${nominated}`, "waiting");
     });
   }
 

@@ -47,7 +47,9 @@ export async function explain(ctx, pod) {
   parts.push(el("p", el("b", pod), ` — latest attempt `, jump(last.index), ` at t=${fmtTime(last.time)}: `,
     el(`span.outcome.${last.outcome || "pending"}`, last.outcome || "pending"), rows.length > 1 ? ` (${rows.length} attempts)` : "",
     queue ? ` · now in ${queue}` : ""));
-  if (queue === "waitingOnPermit") parts.push(el("p", `Waiting on Permit at ${entry.node}.`));
+  if (queue === "waitingOnPermit") {
+    parts.push(el("p", `Waiting on Permit at ${entry.node}${entry.nominatedNode ? ` (its status.nominatedNodeName is ${entry.nominatedNode})` : ""}.`));
+  }
   const trace = await ctx.detail(last.index);
   if (!trace) {
     parts.push(el("p.status.error", "The cycle's detail could not be loaded."));

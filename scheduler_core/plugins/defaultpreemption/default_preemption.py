@@ -40,10 +40,17 @@ class DefaultPreemption(PostFilterPlugin, EnqueueExtensions):
         self.min_candidate_nodes_percentage = args["minCandidateNodesPercentage"]
         self.min_candidate_nodes_absolute = args["minCandidateNodesAbsolute"]
         self.evaluator = Evaluator(NAME, handle, self)
+        # v1.37 (PR #140180): a preemption that found a node says so in FailedScheduling.
+        self.says_placement = handle.features.minor >= 37
 
     # PostFilter -------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: PodInfo, node_to_status):
         result, status = self.evaluator.preempt(state, pod, node_to_status)
+        if self.says_placement and status.is_success() and result is not None:
+            victims = len(self.evaluator.last_victims)
+            status = Status(Code.SUCCESS, f"found a potential placement for pod on node "
+                                          f"{result.nominated_node_name}, preempting {victims} "
+                                          "victims")
         message = status.message()
         if message:
             return result, Status(status.code, "preemption: " + message)

@@ -123,6 +123,7 @@ class Evaluator:
         self.plugin_name = plugin_name
         self.handle = handle
         self.interface = interface
+        self.last_victims: list = []   # the victims of the last successful preemption
 
     def preempt(self, state, pod, node_to_status: NodeToStatus):
         """(PostFilterResult | None, Status), with Go's meanings:
@@ -165,6 +166,7 @@ class Evaluator:
         status = self.prepare_candidate(best, pod)
         if not status.is_success():
             return None, status
+        self.last_victims = list(best.victims.pods)
         return PostFilterResult(best.name), Status()
 
     @property

@@ -16,8 +16,10 @@ import pytest
 from ...build import build_scheduler
 from ...config import API_VERSION, parse_configuration
 from ...errors import ConfigError
+from ...features import feature_gates
 from ...framework.cycle_state import CycleState
 from ...framework.diagnosis import NodeToStatus
+from ...framework.handle import FakeHandle
 from ...framework.interfaces import FilterPlugin, PreFilterExtensions, PreFilterPlugin
 from ...framework.status import Code, Status
 from ...framework.types import PodInfo, Victims
@@ -39,8 +41,7 @@ NODE_RES = {"cpu": "200m", "memory": "400"}
 PROFILE = "default-scheduler"
 LESSON = Path(__file__).resolve().parents[3] / "fixtures" / "preemption-lesson.yaml"
 # DynamicResources' PostFilter answer for a pod without claims (v1.34 default profile).
-NO_CLAIMS = {"plugin": "DynamicResources", "code": "Unschedulable",
-             "reasons": ["no new claims to deallocate"]}
+NO_CLAIMS = {"plugin": "DynamicResources", "code": "Unschedulable", "reasons": []}
 RFC3339 = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -197,7 +198,8 @@ class Env:
     DefaultBinder, for calling the plugin as the framework would."""
 
     def __init__(self, nodes, pods, *, plugins=("NodeResourcesFit",), pdbs=(), args=None,
-                 fake_codes=None, funcs=(), extenders=None, seed=0, observer=None):
+                 fake_codes=None, funcs=(), extenders=None, seed=0, observer=None,
+                 release="1.37"):
         registry = in_tree_registry()
         names = ["PrioritySort"]
         if fake_codes is not None:
@@ -215,7 +217,7 @@ class Env:
         config = {"apiVersion": API_VERSION, "kind": "KubeSchedulerConfiguration",
                   "profiles": [profile]}
         docs = copy.deepcopy([*nodes, *pods, *pdbs, config])
-        cluster = load_documents([("test.yaml", docs)])
+        cluster = load_documents([("test.yaml", docs)], features=feature_gates(release))
         self.sched = Scheduler(cluster, parse_configuration(cluster.config, registry), seed=seed,
                                observer=observer, registry=registry, extenders=extenders)
         self.fwk = self.sched.frameworks[PROFILE]
@@ -321,7 +323,9 @@ POST_FILTER_CASES = [
 @pytest.mark.parametrize("preemptor, pods, nodes, pdbs, node_to_status, env, want_node, "
                          "want_status", POST_FILTER_CASES)
 def test_post_filter(preemptor, pods, nodes, pdbs, node_to_status, env, want_node, want_status):
-    e = Env(nodes, [preemptor, *pods], pdbs=pdbs, **env)
+    # Go's TestPostFilter before v1.37: a successful preemption has no message (v1.37's is
+    # checked in tests/test_release_messages.py).
+    e = Env(nodes, [preemptor, *pods], pdbs=pdbs, release="1.36", **env)
     p = e.pod("p")
     result, status = e.plugin.post_filter(e.pre_filter(p), p, node_to_status)
     assert status == want_status
@@ -950,7 +954,7 @@ def test_default_args():
                                         "of type int32"):
         default_args({"minCandidateNodesPercentage": "10%"})
     with pytest.raises(ConfigError):
-        new({"minCandidateNodesPercentage": 0, "minCandidateNodesAbsolute": 0}, None)
+        new({"minCandidateNodesPercentage": 0, "minCandidateNodesAbsolute": 0}, FakeHandle())
 
 
 def test_invalid_args_in_a_configuration_are_reported_with_their_path():
@@ -975,7 +979,7 @@ def test_invalid_args_in_a_configuration_are_reported_with_their_path():
 ])
 def test_calculate_num_candidates(percentage, absolute, num_nodes, want):
     plugin = new({"minCandidateNodesPercentage": percentage,
-                  "minCandidateNodesAbsolute": absolute}, None)
+                  "minCandidateNodesAbsolute": absolute}, FakeHandle())
     assert plugin.calculate_num_candidates(num_nodes) == want
 
 
@@ -989,7 +993,7 @@ def test_offset_comes_from_the_run_seed():
 
 
 def test_events_to_register_is_empty():
-    assert new({}, None).events_to_register() == set()
+    assert new({}, FakeHandle()).events_to_register() == set()
 
 
 # --- end to end with the default profile -------------------------------------------------------
@@ -1019,7 +1023,7 @@ def test_preemption_policy_never_is_reported_and_preempts_nothing():
         pod("never", priority=HIGH, req={"cpu": "1"}, preemptionPolicy="Never")])
     assert sched.bindings == {"default/never": None}
     assert [c["message"] for c in cycles] == [
-        "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: "
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: "
         "not eligible due to preemptionPolicy=Never."]
     assert cycles[0]["postFilter"] == [NO_CLAIMS, {
         "plugin": "DefaultPreemption", "code": "Unschedulable",
@@ -1037,7 +1041,7 @@ def test_unresolvable_nodes_are_not_preemption_candidates():
     assert sched.bindings == {"default/web": None}
     assert cycles[0]["message"] == (
         "0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint "
-        "{dedicated: gpu}, 1 node(s) were unschedulable. no new claims to deallocate, "
+        "{dedicated: gpu}, 1 node(s) were unschedulable. "
         "preemption: 0/3 nodes are available: "
         "1 No preemption victims found for incoming pod, 2 Preemption is not helpful for "
         "scheduling.")
@@ -1079,9 +1083,12 @@ def test_the_preemption_lesson():
     assert out["bindings"] == {"default/urgent": "node-1"}
     first, second = out["cycles"]
     assert (first["time"], first["outcome"], first["message"]) == (
-        0.0, "Unschedulable", "0/3 nodes are available: 3 Insufficient cpu.")
+        0.0, "Unschedulable", "0/3 nodes are available: 3 Insufficient cpu. preemption: found a "
+        "potential placement for pod on node node-1, preempting 2 victims")
     assert first["postFilter"] == [
-        NO_CLAIMS, {"plugin": "DefaultPreemption", "code": "Success", "reasons": []}]
+        NO_CLAIMS, {"plugin": "DefaultPreemption", "code": "Success", "reasons": [
+            "preemption: found a potential placement for pod on node node-1, preempting 2 "
+            "victims"]}]
     preemption = first["preemption"]
     assert preemption["nominatedNode"] == "node-1"
     assert preemption["victims"] == ["default/batch-1", "default/batch-2"]

@@ -26,6 +26,11 @@ class AllocationError(Exception):
     """The claim or class cannot be handled at all: the plugin aborts the cycle with an error."""
 
 
+class FailedOnNode(AllocationError):
+    """ErrFailedAllocationOnNode: not on this node; Filter rejects the node, other nodes may
+    still do."""
+
+
 @dataclass(frozen=True)
 class Features:
     """internal.Features: the optional parts of the allocator, each from its feature gate."""
@@ -328,6 +333,9 @@ class _Run:
             what = "subrequest" if parent else "request"
             raise AllocationError(f"claim {claim_key(claim)}, {what} {name}: has capacity "
                                   "requests, but the DRAConsumableCapacity feature is disabled")
+        if exact.get("adminAccess") and not self.features.admin_access:
+            raise FailedOnNode(f"claim {claim_key(claim)}, request {full}: admin access is "
+                               "requested, but the feature is disabled")
         klass = self.a.classes.get(exact["deviceClassName"])
         if klass is None:
             raise AllocationError(
@@ -364,12 +372,13 @@ class _Run:
         key = (device_id, index, data.full_name)
         if key in self.matches:
             return self.matches[key]
-        attributes, capacities = device_variables(device, device_id[0])
+        variables = (*device_variables(device, device_id[0]),
+                     bool(device.get("allowMultipleAllocations")))
         match = (self._node_allows(s, device)
                  and self._selectors_match(data.klass.get("spec", {}).get("selectors") or [],
-                                       device_id, attributes, capacities,
-                                       f"class {data.klass['metadata']['name']}")
-                 and self._selectors_match(data.selectors, device_id, attributes, capacities,
+                                           device_id, variables,
+                                           f"class {data.klass['metadata']['name']}")
+                 and self._selectors_match(data.selectors, device_id, variables,
                                            f"claim {claim_key(claim)}"))
         self.matches[key] = match
         return match
@@ -379,7 +388,8 @@ class _Run:
         return not s["spec"].get("perDeviceNodeSelection") or _targets(self.node, device)
 
     @staticmethod
-    def _selectors_match(selectors, device_id, attributes, capacities, owner: str) -> bool:
+    def _selectors_match(selectors, device_id, variables: tuple, owner: str) -> bool:
+        """variables: the device's (attributes, capacities, allowMultipleAllocations)."""
         for i, selector in enumerate(selectors):
             expression = selector["cel"]["expression"]
             try:
@@ -387,7 +397,7 @@ class _Run:
             except CELError as exc:
                 raise AllocationError(f"{owner}: selector #{i}: CEL compile error: {exc}") from exc
             try:
-                if not compiled.matches(device_id[0], attributes, capacities):
+                if not compiled.matches(device_id[0], *variables):
                     return False
             except CELError as exc:
                 raise AllocationError(f"{owner}: selector #{i} on device {'/'.join(device_id)}: "
@@ -551,7 +561,9 @@ class _Run:
         if multiple:
             result["shareID"] = share_id(self.claims[c], data.full_name, device_id,
                                          len(self.results[c]))
-            result["consumedCapacity"] = capacity.status_names(consumed, device, device_id[0])
+            used = capacity.status_names(consumed, device, device_id[0])
+            if used:   # a device without capacities consumes none: Go leaves the field nil
+                result["consumedCapacity"] = used
         if self.features.binding_conditions:
             for key in ("bindingConditions", "bindingFailureConditions"):
                 if device.get(key):

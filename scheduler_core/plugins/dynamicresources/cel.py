@@ -1,6 +1,7 @@
 """Device selectors: DRA's CEL environment (dynamic-resource-allocation/cel) on the `cel` package.
 
-A selector sees one variable, `device`, with `driver`, `attributes` and `capacity`. Attributes
+A selector sees one variable, `device`, with `driver`, `allowMultipleAllocations` (false unless
+the device sets it), `attributes` and `capacity`. Attributes
 and capacities are maps of domain -> map of name -> value; an unqualified name belongs to the
 driver's domain. As in Go, looking up a domain the device has no attribute in gives an empty
 map, so `device.attributes["other.example.com"].model` is a "no such key" runtime error and
@@ -119,13 +120,15 @@ class Selector:
         # Every string literal may be used as a domain key: those get an empty map by default.
         self._literals = {a or b for a, b in _STRING_LITERAL.findall(expression)}
 
-    def matches(self, driver: str, attributes: dict, capacity: dict) -> bool:
+    def matches(self, driver: str, attributes: dict, capacity: dict,
+                allow_multiple_allocations: bool = False) -> bool:
         """Whether the device matches; CELError when evaluation fails or yields no bool."""
         context = _celpkg().Context()
         for name, fn in _FUNCTIONS.items():
             context.add_function(name, fn)
         context.add_variable("device", {
             "driver": driver,
+            "allowMultipleAllocations": allow_multiple_allocations,
             "attributes": self._with_empty_domains(attributes),
             "capacity": self._with_empty_domains(capacity),
         })

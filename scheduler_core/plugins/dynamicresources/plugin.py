@@ -32,7 +32,14 @@ from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
 from . import binding, extended, queueing_hints, taint_rules
 from . import objects as obj
-from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
+from .allocator import (
+    AllocatedState,
+    AllocationError,
+    Allocator,
+    FailedOnNode,
+    Features,
+    allocated_state,
+)
 from .args import validate_args
 from .describe import device_details
 from .gates import allocator_features, enabled, release_at_least
@@ -40,6 +47,8 @@ from .scoring import ScoreError, compute_score
 
 NAME = names.DYNAMIC_RESOURCES
 SCORE_SINCE = (1, 35)
+# PR #140222: PostFilter's no-op outcomes keep their reasons out of FailedScheduling.
+QUIET_POST_FILTER_SINCE = (1, 37)
 STATE_KEY = NAME
 # fwk.ErrNotFound: CycleState has no state of ours when an earlier PreFilter ended the cycle;
 # PostFilter then fails with it, as in Go (and DefaultPreemption does not run).
@@ -87,6 +96,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         self.binding_timeout = binding_timeout
         self.features = features
         self.extended_resources = extended_resources   # DRAExtendedResource
+        self.quiet_post_filter = release_at_least(handle, QUIET_POST_FILTER_SINCE)
         # inFlightAllocations: claim uid -> the claim as Reserve assumed it allocated.
         self.in_flight: dict[str, dict] = {}
         self._patched: tuple[tuple, list[dict]] = ((), [])   # the tracker's patched slices
@@ -170,10 +180,14 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
 
     def _check_classes(self, claim: dict) -> Status | None:
         """validateDeviceClass for every request and subrequest: a missing class waits for a
-        DeviceClass event."""
+        DeviceClass event; subrequests need DRAPrioritizedList."""
         for request in claim["spec"]["devices"].get("requests") or []:
             if "exactly" in request:
                 wanted = [(request["name"], request["exactly"]["deviceClassName"])]
+            elif not self.features.prioritized_list:
+                return _unschedulable(f"claim {obj.claim_key(claim)}, request "
+                                      f"{request['name']}: has subrequests, but the "
+                                      "DRAPrioritizedList feature is disabled")
             else:
                 wanted = [(f"{request['name']}/{sub['name']}", sub["deviceClassName"])
                           for sub in request["firstAvailable"]]
@@ -213,6 +227,8 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             pending = self._to_allocate_of(s.claims) + ([node_claim] if node_claim else [])
             try:
                 allocations = s.allocator.allocate(node, pending) if pending else []
+            except FailedOnNode as exc:
+                return _unschedulable(str(exc))
             except AllocationError as exc:
                 return Status.as_error(str(exc))
             if allocations is None or len(allocations) != len(pending):
@@ -254,7 +270,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         if s is None:
             return None, Status.as_error(NOT_FOUND)
         if not s.claims and s.extended is None:
-            return None, Status.unschedulable("no new claims to deallocate")
+            return None, self._no_op("no new claims to deallocate")
         # Go picks one at random (map order); the lowest index keeps runs reproducible.
         for index in sorted(s.unavailable):
             claim = s.claims[index]
@@ -272,7 +288,12 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             self._objects.resource_claims.pop(obj.claim_key(s.extended), None)
             s.events.append({"claim": obj.claim_key(s.extended), "deleted": True})
             return None, Status.unschedulable("deletion of ResourceClaim completed")
-        return None, Status.unschedulable("still not schedulable")
+        return None, self._no_op("still not schedulable")
+
+    def _no_op(self, reason: str) -> Status:
+        """A PostFilter that did nothing: Unschedulable, with its reason in the
+        FailedScheduling message before v1.37 and without it from v1.37 (PR #140222)."""
+        return Status.unschedulable() if self.quiet_post_filter else Status.unschedulable(reason)
 
     # --- Reserve / Unreserve ---------------------------------------------------------------
     def reserve(self, state, pod, node_name) -> Status | None:

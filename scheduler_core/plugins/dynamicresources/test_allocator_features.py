@@ -370,3 +370,157 @@ def test_a_device_with_binding_conditions_is_not_allocatable_without_the_feature
     results = allocate([claim("claim-0")], slices,
                        features=Features(binding_conditions=False))
     assert devices_of(results) == [[("req-0", POOL, "device-2")]]
+
+
+# --- allocator_testing.go's consumable-capacity-* cases (structured, v1.37), Go's names.
+# capacity0 is "memory"; withCapacityRequestPolicyRange is policy_range (default 2, min 2,
+# step 2, max 4); classWithAllowMultipleAllocations(classA, driverA, x) selects devices whose
+# allowMultipleAllocations is x. Results: per claim, (request, device, consumedCapacity).
+MULTI = 'device.allowMultipleAllocations == true'
+DEDICATED = 'device.allowMultipleAllocations == false'
+
+
+def plain(value):
+    return {"memory": {"value": value}}
+
+
+def valid_values(default, value, *more):
+    return {"memory": {"value": value, "requestPolicy": {
+        "default": default, "validValues": [default, *more]}}}
+
+
+def all_of(name="req-0", amount=None):
+    req = request(name, CLASS, mode="All")
+    if amount is not None:
+        req["exactly"]["capacity"] = {"requests": {"memory": amount}}
+    return req
+
+
+def subrequests(name, *subs):
+    out = first_available(name, *[request(n, CLASS) for n, _ in subs])
+    for sub, (_, amount) in zip(out["firstAvailable"], subs):
+        if amount is not None:
+            sub["capacity"] = {"requests": {"memory": amount}}
+    return out
+
+
+def capacity_results(results):
+    if results is None:
+        return None
+    return [[(r["request"], r["device"], r.get("consumedCapacity"))
+             for r in a["devices"]["results"]] for a in results]
+
+
+def allocate_with_class(claims, devices, selector=None, used=None):
+    classes = {CLASS: device_class(CLASS, f'device.driver == "{DRIVER}"',
+                                   *([selector] if selector else []))}
+    state = AllocatedState()
+    for device_name, amount in (used or {}).items():
+        state.shared.add((DRIVER, POOL, device_name))
+        state.capacity[(DRIVER, POOL, device_name)] = {f"{DRIVER}/memory": Decimal(amount)}
+    alloc = Allocator(classes=classes, slices=[devices_slice("slice-1", *devices)],
+                      allocated=state, features=Features())
+    return capacity_results(alloc.allocate(node("node-1"), list(claims)))
+
+
+M = {"memory": "1"}
+CONSUMABLE_CASES = [
+    ("consumable-capacity-multi-allocatable-device-with-missing-capacity-request",
+     [claim("claim-0", asking("1"))], [shared("device-1", {"capacity-1": {"value": "1"}})],
+     None, None, None),
+    ("consumable-capacity-multi-allocatable-device-allocation-mode-all-with-missing-capacity-"
+     "request", [claim("claim-0", all_of(amount="1"))],
+     [shared("device-1", {"capacity-1": {"value": "1"}})], MULTI, None, None),
+    ("consumable-capacity-multi-allocatable-device-without-capacity-without-capacity-request",
+     [claim("claim-0", asking(None)), claim("claim-1", asking(None))],
+     [dev("device-1", allowMultipleAllocations=True)], MULTI, None,
+     [[("req-0", "device-1", None)], [("req-0", "device-1", None)]]),
+    ("consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request",
+     [claim("claim-0", asking(None)), claim("claim-1", asking(None))],
+     [shared("device-1", plain("1")), shared("device-2", plain("1"))], MULTI, None,
+     [[("req-0", "device-1", M)], [("req-0", "device-2", M)]]),
+    ("consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request-"
+     "block", [claim("claim-0", asking(None)), claim("claim-1", asking(None))],
+     [shared("device-1", plain("2"))], MULTI, None, None),
+    ("consumable-capacity-multi-allocatable-device-without-policy-with-capacity-request",
+     [claim("claim-0", asking("1")), claim("claim-1", asking("1"))],
+     [shared("device-1", plain("2"))], MULTI, None,
+     [[("req-0", "device-1", M)], [("req-0", "device-1", M)]]),
+    ("consumable-capacity-multi-allocatable-device-with-policy-without-capacity-request",
+     [claim("claim-0", asking(None)), claim("claim-1", asking(None))],
+     [shared("device-1", policy_range("4"))], MULTI, None,
+     [[("req-0", "device-1", {"memory": "2"})], [("req-0", "device-1", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-zero-request-policy",
+     [claim("claim-0", asking(None)), claim("claim-1", asking(None))],
+     [shared("device-1", valid_values("0", "1"))], MULTI, None,
+     [[("req-0", "device-1", {"memory": "0"})], [("req-0", "device-1", {"memory": "0"})]]),
+    ("consumable-capacity-multi-allocatable-device-violates-zero-request-policy",
+     [claim("claim-0", asking("1"))], [shared("device-1", valid_values("0", "1"))], MULTI,
+     None, None),
+    ("consumable-capacity-multi-allocatable-device-with-range-policy-with-capacity-request",
+     [claim("claim-0", asking("1")), claim("claim-1", asking("1"))],
+     [shared("device-1", policy_range("4"))], MULTI, None,
+     [[("req-0", "device-1", {"memory": "2"})], [("req-0", "device-1", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-range-policy-step",
+     [claim("claim-0", asking("3"))], [shared("device-1", policy_range("4"))], MULTI, None,
+     [[("req-0", "device-1", {"memory": "4"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-valid-values-policy",
+     [claim("claim-0", asking("2"))], [shared("device-1", valid_values("1", "4", "2"))],
+     MULTI, None, [[("req-0", "device-1", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-valid-values-policy-round-up",
+     [claim("claim-0", asking("2"))], [shared("device-1", valid_values("1", "3", "3"))],
+     MULTI, None, [[("req-0", "device-1", {"memory": "3"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-exceeded-consumable-capacity-request",
+     [claim("claim-0", asking("1")), claim("claim-1", asking("2"))],
+     [shared("device-1", policy_range("2"))], MULTI, None, None),
+    ("consumable-capacity-multi-allocatable-device-with-request-over-max-sharing-policy",
+     [claim("claim-0", asking("6"))], [shared("device-1", policy_range("10"))], MULTI, None,
+     None),
+    ("consumable-capacity-multi-allocatable-device-with-allocated-capacity-use-remaining",
+     [claim("claim-0", asking("2"))], [shared("device-1", policy_range("4"))], MULTI,
+     {"device-1": "2"}, [[("req-0", "device-1", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-allocated-capacity-next-device",
+     [claim("claim-0", asking("2"))],
+     [shared("device-1", policy_range("2")), shared("device-2", policy_range("2"))], MULTI,
+     {"device-1": "2"}, [[("req-0", "device-2", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-subrequest",
+     [claim("claim-0", subrequests("req-0", ("subReq-0", "4"), ("subReq-1", "2"),
+                                   ("subReq-1", None)))],
+     [shared("device-1", policy_range("2"))], MULTI, None,
+     [[("req-0/subReq-1", "device-1", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-with-no-available-consumable-capacity",
+     [claim("claim-0", asking("2"))], [shared("device-1", policy_range("2"))], MULTI,
+     {"device-1": "2"}, None),
+    ("consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-no-capacity",
+     [claim("claim-0", all_of(amount="2"))],
+     [shared("device-1", plain("2")), dev("device-2", allowMultipleAllocations=True)], MULTI,
+     None, [[("req-0", "device-1", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-"
+     "insufficient-capacity", [claim("claim-0", all_of(amount="2"))],
+     [shared("device-1", plain("2")), shared("device-2", plain("1"))], MULTI, None,
+     [[("req-0", "device-1", {"memory": "2"})]]),
+    ("consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-sufficient",
+     [claim("claim-0", asking("1"), all_of("req-1", "1"))],
+     [shared("device-1", plain("2")), shared("device-2", plain("1"))], None, None,
+     [[("req-0", "device-1", M), ("req-1", "device-1", M), ("req-1", "device-2", M)]]),
+    ("consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-sufficient",
+     [claim("claim-0", all_of(amount="1"))],
+     [shared("device-1", plain("2")), shared("device-2", plain("1"))], None,
+     {"device-1": "1"}, [[("req-0", "device-1", M), ("req-0", "device-2", M)]]),
+    ("consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-insufficient",
+     [claim("claim-0", asking("1"), all_of("req-1", "1"))],
+     [shared("device-1", plain("1")), shared("device-2", plain("1"))], None, None, None),
+    ("consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient",
+     [claim("claim-0", all_of(amount="1"))],
+     [shared("device-1", plain("1")), shared("device-2", plain("1"))], None,
+     {"device-1": "1"}, [[("req-0", "device-2", M)]]),
+    ("consumable-capacity-dedicated-device-with-consumable-capacity-request",
+     [claim("claim-0", asking("1"))], [dev("device-1", capacity=plain("1"))], DEDICATED,
+     None, [[("req-0", "device-1", None)]]),
+]
+
+
+@pytest.mark.parametrize("claims, devices, selector, used, want",
+                         [pytest.param(*case[1:], id=case[0]) for case in CONSUMABLE_CASES])
+def test_consumable_capacity_cases(claims, devices, selector, used, want):
+    assert allocate_with_class(claims, devices, selector, used) == want

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from scheduler_core.features import DEFAULT_GATES, feature_gates
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.handle import ClusterObjects, FakeHandle
 from scheduler_core.framework.snapshot import Snapshot
@@ -51,7 +52,7 @@ def claim(*, allocated=False, reserved_for=(), owner_uid=UID, selectors=(), node
     return c
 
 
-def setup(claims, classes=(MY_CLASS,), slices=(WORKER_SLICE,)):
+def setup(claims, classes=(MY_CLASS,), slices=(WORKER_SLICE,), features=DEFAULT_GATES):
     objects = ClusterObjects()
     for c in claims:
         objects.resource_claims[f"default/{c['metadata']['name']}"] = c
@@ -59,7 +60,7 @@ def setup(claims, classes=(MY_CLASS,), slices=(WORKER_SLICE,)):
     objects.resource_slices = list(slices)
     node = make_node(WORKER, {"kubernetes.io/hostname": WORKER})
     snapshot = Snapshot.from_objects([node], [])
-    return new({}, FakeHandle(snapshot, objects)), snapshot.get(WORKER)
+    return new({}, FakeHandle(snapshot, objects, features=features)), snapshot.get(WORKER)
 
 
 def run(plugin, node_info, p):
@@ -96,7 +97,7 @@ IN_USE = claim(allocated=True, reserved_for=[("other", "other-uid")] * 256)
     pytest.param(PodInfo({"metadata": {"name": "foo", "namespace": "default"},
                           "spec": {"containers": [{"name": "c"}]}}), [],
                  {"preenqueue": (Code.SUCCESS, []), "prefilter": (Code.SKIP, []),
-                  "postfilter": (Code.UNSCHEDULABLE, ["no new claims to deallocate"])},
+                  "postfilter": (Code.UNSCHEDULABLE, [])},
                  id="empty"),
     pytest.param(pod(template=True, in_status=False), [claim(allocated=True)],
                  {"preenqueue": (UNRESOLVABLE,
@@ -116,7 +117,7 @@ IN_USE = claim(allocated=True, reserved_for=[("other", "other-uid")] * 256)
                                     "prefilter": (Code.SUCCESS, []),
                                     "filter": (UNRESOLVABLE, ["cannot allocate all claims"]),
                                     "postfilter": (Code.UNSCHEDULABLE,
-                                                   ["still not schedulable"])},
+                                                   [])},
                  id="structured-no-resources"),
     pytest.param(pod(), [claim(allocated=True, node_sel={"nodeSelectorTerms": [
         {"matchExpressions": [{"key": "no-such-label", "operator": "In",
@@ -272,3 +273,132 @@ def test_two_claims_need_two_devices():
     assert run(plugin, node_info, p)["prebind"] == (Code.SUCCESS, [])
     assert [c["status"]["allocation"]["devices"]["results"][0]["device"]
             for c in (first, second)] == ["instance-1", "instance-2"]
+
+
+# --- more of TestPlugin (dynamicresources_test.go, resource.k8s.io/v1): the cases the plugin's
+# points express on one node. Go's names; Go's "other" allocated claim takes instance-1 for
+# another pod. The PostFilter no-op reasons are v1.37's (none, PR #140222); the last test
+# checks them before v1.37.
+OTHER = {"metadata": {"name": "other-claim", "namespace": "default"},
+         "spec": {"devices": {"requests": [request("req-1", CLASS)]}},
+         "status": {"allocation": {"devices": {"results": [
+             {"request": "req-1", "driver": DRIVER, "pool": WORKER, "device": "instance-1"}]}},
+             "reservedFor": [{"resource": "pods", "name": "other", "uid": "other-uid"}]}}
+TAINT = {"key": "taint-key", "value": "taint-value", "effect": "NoSchedule"}
+TAINTED_SLICE = resource_slice("worker-some-driver", WORKER, WORKER, DRIVER,
+                               {**device("instance-1"), "taints": [TAINT]})
+OK = (Code.SUCCESS, [])
+ALLOCATES = {"preenqueue": OK, "prefilter": OK, "filter": OK, "reserve": OK, "prebind": OK}
+
+
+def admin(c: dict) -> dict:
+    for r in c["spec"]["devices"]["requests"]:
+        r["exactly"]["adminAccess"] = True
+    for r in ((c.get("status") or {}).get("allocation") or {}).get("devices", {}).get(
+            "results", []):
+        r["adminAccess"] = True
+    return c
+
+
+def with_class(c: dict, klass: str) -> dict:
+    c["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] = klass
+    return c
+
+
+def prioritized(klass=CLASS) -> dict:
+    c = claim()
+    c["spec"]["devices"]["requests"] = [{"name": "req-1", "firstAvailable": [
+        {"name": "subreq-1", "deviceClassName": klass, "allocationMode": "ExactCount",
+         "count": 1}]}]
+    return c
+
+
+def copy_of(c: dict) -> dict:
+    import copy
+    return copy.deepcopy(c)
+
+
+@pytest.mark.parametrize("make_pod, claims, slices, features, want", [
+    pytest.param(lambda: pod(), lambda: [claim(allocated=True, node_sel=local(WORKER)),
+                                        copy_of(OTHER)],
+                 (WORKER_SLICE,), DEFAULT_GATES, ALLOCATES, id="claim-reference"),
+    pytest.param(lambda: pod(template=True),
+                 lambda: [claim(allocated=True, node_sel=local(WORKER)), copy_of(OTHER)],
+                 (WORKER_SLICE,), DEFAULT_GATES, ALLOCATES, id="claim-template"),
+    pytest.param(lambda: pod(), lambda: [claim(reserved_for=[(POD, UID)], allocated=True)],
+                 (WORKER_SLICE,), DEFAULT_GATES, ALLOCATES, id="reserved-okay"),
+    pytest.param(lambda: pod(), lambda: [claim(), copy_of(OTHER)], (WORKER_SLICE,),
+                 DEFAULT_GATES,
+                 {"preenqueue": OK, "prefilter": OK,
+                  "filter": (UNRESOLVABLE, ["cannot allocate all claims"]),
+                  "postfilter": (Code.UNSCHEDULABLE, [])}, id="exhausted-resources"),
+    pytest.param(lambda: pod(), lambda: [claim()], (TAINTED_SLICE,),
+                 feature_gates("1.35"), ALLOCATES, id="tainted-device-disabled"),
+    pytest.param(lambda: pod(), lambda: [claim()], (TAINTED_SLICE,), DEFAULT_GATES,
+                 {"preenqueue": OK, "prefilter": OK,
+                  "filter": (UNRESOLVABLE, ["cannot allocate all claims"]),
+                  "postfilter": (Code.UNSCHEDULABLE, [])}, id="tainted-device-enabled"),
+    pytest.param(lambda: pod(), lambda: [admin(claim()), copy_of(OTHER)], (WORKER_SLICE,),
+                 DEFAULT_GATES, ALLOCATES,
+                 id="request-admin-access-with-DRAAdminAccess-featuregate"),
+    pytest.param(lambda: pod(), lambda: [admin(claim()), copy_of(OTHER)], (WORKER_SLICE,),
+                 feature_gates("1.34", "DRAAdminAccess=false"),
+                 {"preenqueue": OK, "prefilter": OK, "filter": (UNRESOLVABLE, [
+                     "claim default/my-pod-my-resource, request req-1: admin access is "
+                     "requested, but the feature is disabled"]),
+                  "postfilter": (Code.UNSCHEDULABLE, ["still not schedulable"])},   # v1.34
+                 id="request-admin-access-without-DRAAdminAccess-featuregate"),
+    pytest.param(lambda: pod(), lambda: [claim(), admin(copy_of(OTHER))], (WORKER_SLICE,),
+                 DEFAULT_GATES, ALLOCATES, id="structured-ignore-allocated-admin-access"),
+    pytest.param(lambda: pod(), lambda: [with_class(claim(), "does-not-exist")],
+                 (WORKER_SLICE,), DEFAULT_GATES,
+                 {"preenqueue": OK, "prefilter": (UNRESOLVABLE, [
+                     "request req-1: device class does-not-exist does not exist"])},
+                 id="claim-with-request-with-unknown-device-class"),
+    pytest.param(lambda: pod(), lambda: [prioritized()], (WORKER_SLICE,),
+                 feature_gates("1.34", "DRAPrioritizedList=false"),
+                 {"preenqueue": OK, "prefilter": (UNRESOLVABLE, [
+                     "claim default/my-pod-my-resource, request req-1: has subrequests, but "
+                     "the DRAPrioritizedList feature is disabled"])},
+                 id="claim-with-prioritized-list-feature-disabled"),
+    pytest.param(lambda: pod(), lambda: [prioritized()], (WORKER_SLICE,), DEFAULT_GATES,
+                 ALLOCATES, id="claim-with-prioritized-list"),
+])
+def test_plugin_more(make_pod, claims, slices, features, want):
+    plugin, node_info = setup(claims(), slices=slices, features=features)
+    assert run(plugin, node_info, make_pod()) == want
+
+
+def local(node_name: str) -> dict:
+    return {"nodeSelectorTerms": [{"matchFields": [
+        {"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}
+
+
+def test_class_parameters_cel_runtime_error():
+    broken = device_class(CLASS, 'device.attributes["some-driver"].healthy')
+    plugin, node_info = setup([claim()], classes=(broken,))
+    assert run(plugin, node_info, pod())["filter"] == (Code.ERROR, [
+        "class my-resource-class: selector #0 on device some-driver/worker/instance-1: CEL "
+        "runtime error: no such key: healthy"])
+
+
+def test_claim_with_prioritized_list_allocates_the_subrequest():
+    c = prioritized()
+    plugin, node_info = setup([c])
+    run(plugin, node_info, pod())
+    assert c["status"]["allocation"]["devices"]["results"] == [
+        {"request": "req-1/subreq-1", "driver": DRIVER, "pool": WORKER, "device": "instance-1"}]
+
+
+@pytest.mark.parametrize("release, empty, exhausted", [
+    ("1.34", ["no new claims to deallocate"], ["still not schedulable"]),
+    ("1.36", ["no new claims to deallocate"], ["still not schedulable"]),
+    ("1.37", [], []),
+])
+def test_postfilter_no_op_reasons_per_release(release, empty, exhausted):
+    """"empty" and "exhausted-resources" at each release (PR #140222 in v1.37)."""
+    no_claims = PodInfo({"metadata": {"name": "foo", "namespace": "default"},
+                         "spec": {"containers": [{"name": "c"}]}})
+    plugin, node_info = setup([claim(), copy_of(OTHER)], features=feature_gates(release))
+    assert run(plugin, node_info, no_claims)["postfilter"] == (Code.UNSCHEDULABLE, empty)
+    assert run(plugin, node_info, pod())["postfilter"] == (Code.UNSCHEDULABLE, exhausted)

@@ -47,7 +47,7 @@ def test_the_lesson_binds_claims_pods_and_leaves_the_impossible_one_pending():
     assert out["bindings"]["default/infer-a"] == out["bindings"]["default/infer-b"]
     assert out["bindings"]["default/train-wide"] is None
     assert cycle_of(out, "default/train-wide")["message"] == (
-        "0/5 nodes are available: 5 cannot allocate all claims. still not schedulable, "
+        "0/5 nodes are available: 5 cannot allocate all claims. "
         "preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.")
     assert all(node.startswith("gpu-node") for pod, node in out["bindings"].items()
                if node and not pod.startswith("default/web"))
