@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -39,6 +40,8 @@ _executor_lock = threading.Lock()
 _pending: set[Future] = set()
 _pending_lock = threading.Lock()
 _server_loop: asyncio.AbstractEventLoop | None = None
+_send_loop: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop): _kept_loop
+_send_lock = threading.Lock()
 
 # Registered names: queued messages carry them, so they must not change (they are the names
 # the tasks had in scheduler_core/tasks.py before they moved to playground/runs/tasks.py).
@@ -193,7 +196,9 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop | None = None) -> None:
 def group_send(group: str, message: dict, *, timeout: float = 10) -> None:
     """Send ``message`` to a channel-layer group from synchronous task code.
 
-    Works in a Celery worker, in an embedded task thread and in plain sync code.
+    Works in a Celery worker, in an embedded task thread and in plain sync code. In a process
+    without a server loop (a Celery worker), sends to a real layer go through one event loop
+    the process keeps (_kept_loop), so that they reuse its connections.
     """
     layer = get_channel_layer()
     if layer is None:
@@ -207,7 +212,26 @@ def group_send(group: str, message: dict, *, timeout: float = 10) -> None:
         if running is not loop:
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout)
             return
+    if loop is None and not isinstance(layer, InMemoryChannelLayer):
+        # A worker (no server loop here): through the loop it keeps, whose connections stay.
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
+                                         _kept_loop()).result(timeout)
+        return
     async_to_sync(layer.group_send)(group, message)
+
+
+def _kept_loop() -> asyncio.AbstractEventLoop:
+    """This process's own event loop on a thread, started on first use (in each process: a
+    forked worker starts its own). channels-redis keeps its connections per event loop, and
+    async_to_sync runs each call on a new loop: a worker's every run step opened new Redis
+    connections before its frame could go out."""
+    global _send_loop
+    with _send_lock:
+        if _send_loop is None or _send_loop[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="group-send", daemon=True).start()
+            _send_loop = (os.getpid(), loop)
+        return _send_loop[1]
 
 
 class RememberServerLoopMiddleware:

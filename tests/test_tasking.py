@@ -199,3 +199,20 @@ def test_a_worker_keeps_its_database_connections_between_tasks(settings):
     finally:
         for alias, age in before.items():
             connections[alias].settings_dict["CONN_MAX_AGE"] = age
+
+
+def test_a_worker_sends_every_group_message_through_one_kept_loop(monkeypatch):
+    """channels-redis keeps its connections per event loop: a process without a server loop
+    (a Celery worker) sends through one loop it keeps, not a new one per message."""
+    monkeypatch.setattr(tasking, "_server_loop", None)
+    sent = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, message, asyncio.get_running_loop()))
+
+    monkeypatch.setattr(tasking, "get_channel_layer", Layer)
+    tasking.group_send("run_1", {"n": 1})
+    tasking.group_send("run_1", {"n": 2})
+    assert [(g, m) for g, m, _ in sent] == [("run_1", {"n": 1}), ("run_1", {"n": 2})]
+    assert sent[0][2] is sent[1][2] and sent[0][2].is_running()
