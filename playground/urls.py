@@ -42,6 +42,6 @@ urlpatterns = [
     # Sign-in, join and workshop pages.
     path("", include("playground.workshops.pages")),
     # Browser pages.
-    path("", include("playground.pages")),
+    path("", include("playground.site.pages")),
     path("", include("playground.whatif.pages")),
 ]

@@ -1,4 +1,4 @@
-"""The browser pages (playground/pages.py) and the API reads only they use (profiles/api.py,
+"""The browser pages (playground/site/pages.py) and the API reads only they use (profiles/api.py,
 runs/api.py): access, the profile editor's YAML and check, the run page's objects and history."""
 
 from __future__ import annotations

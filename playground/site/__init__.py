@@ -1,2 +1,2 @@
-"""The site around the features: the home page, /healthz, the favicon and the sign-in
-lockout."""
+"""The site around the features: the home page, the browser pages, /healthz, the favicon and
+the sign-in lockout."""

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
 from playground.clusters.selectors import clusters_visible_to
-from playground.pages import page
+from playground.site.pages import page
 from playground.whatif.sweeps import max_variants
 from scheduler_core.whatif.plan import DEFAULT_MAX_NODES
 

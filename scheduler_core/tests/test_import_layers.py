@@ -22,7 +22,7 @@ PLAYGROUND_LAYERS = (
                 "playground.routing", "playground.asgi", "playground.wsgi", "playground.admin",
                 "playground.*.admin",
                 "playground.apps", "playground.*.apps", "playground.management*")),
-    ("faces", ("playground.api.*", "playground.*.api", "playground.pages", "playground.*.pages",
+    ("faces", ("playground.api.*", "playground.*.api", "playground.*.pages",
                "playground.*.consumer", "playground.*.consumers", "playground.workshops.relay",
                "playground.workshops.roll_call",
                "playground.workshops.practice_api", "playground.clusters.objects_api",
