@@ -1,1 +1,2 @@
-"""The REST API (/api/): Django REST framework views over playground.services/selectors."""
+"""What the features' REST API views (`<feature>/api.py`, under /api/) share: the mixin and the
+documented errors (base), the serializers, pagination, JSON errors; no view of its own."""
