@@ -490,18 +490,20 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
                            release, gates)
     wall = time.perf_counter()
     from .observe import OutcomeObserver, TraceObserver
-    from .simulate import SimulationResult, load_scheduler
+    from .simulate import SimulationResult, collector_for_a_run, load_scheduler
 
     # Only the workload's constants (floor, churn) from a one-node build: the measured pods are
     # the file's pending ones, and the process holds nothing a simulation would not.
     wl = WORKLOADS[name](1, 1)
     trace, outcomes = (TraceObserver(), None) if observe else (None, OutcomeObserver())
     marks = [_cpu()]
-    sched = load_scheduler([path], observer=trace or outcomes,
-                           features=feature_gates(release, gates))
-    marks.append(_cpu())
-    _run(sched, wl.churn)
-    marks.append(_cpu())
+    with collector_for_a_run() as loaded:
+        sched = load_scheduler([path], observer=trace or outcomes,
+                               features=feature_gates(release, gates))
+        loaded()
+        marks.append(_cpu())
+        _run(sched, wl.churn)
+        marks.append(_cpu())
     result = SimulationResult(sched, trace, outcomes)
     with open(os.devnull, "w", encoding="utf-8") as sink:
         if observe:
