@@ -96,8 +96,7 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
         stops[rejected.rows] = rejected.stops
         rec.filter_many([name for name, _, _ in verdicts], cols.names, visited, stops[visited],
                         rejected)
-    infos = cols.node_infos
-    feasible = FeasibleNodes(map(infos.__getitem__, rows.tolist()))
+    feasible = FeasibleNodes(cols.info_array[rows].tolist())
     feasible.rows, feasible.names = rows, cols.names
     remember_rows(state, feasible, rows)
     return feasible

@@ -35,6 +35,8 @@ class NodeColumns:
         self.position = position
         self.names = [ni.name for ni in node_infos]   # a row's node keeps its name
         n = self.size = len(node_infos)
+        # The node infos again, as an array: many rows' infos are taken at once by indexing.
+        self.info_array = np.empty(n, object)
         self.allocatable = np.zeros((n, 4), np.int64)   # cpu, memory, ephemeral, pods
         self.requested = np.zeros((n, 3), np.int64)     # cpu, memory, ephemeral
         self.non_zero = np.zeros((n, 2), np.int64)      # cpu, memory with non-zero defaults
@@ -60,6 +62,7 @@ class NodeColumns:
     # --- rows --------------------------------------------------------------------------------
     def update_row(self, row: int, ni: NodeInfo, old: NodeInfo) -> None:
         """Row `row` now holds `ni`, a fresh copy of `old`."""
+        self.info_array[row] = ni
         alloc, req, nz = ni.allocatable, ni.requested, ni.non_zero_requested
         values = (alloc.milli_cpu, alloc.memory, alloc.ephemeral_storage,
                   alloc.allowed_pod_number, req.milli_cpu, req.memory, req.ephemeral_storage,
