@@ -78,8 +78,14 @@ def test_an_action_on_a_paused_run_is_a_new_key_and_shows_in_the_timeline(api, a
     assert response.status_code == 201, response.json()
     run.refresh_from_db()
     assert run_memo.documents_key(run) != key
-    # The objects are the documents' (a step's objects come at replay), read again.
-    assert api.get(f"/api/runs/{run.pk}/objects/").json() == before
+    # The objects are the documents' (a step's objects come at replay), read again, with
+    # the node the step adds described for the node grid from the step's manifest.
+    after = api.get(f"/api/runs/{run.pk}/objects/").json()
+    assert before["addedNodes"] == {}
+    assert after["addedNodes"]["extra"]["allocatable"] == {
+        "cpu": 4000, "memory": 8589934592, "pods": 110}
+    assert ({k: v for k, v in after.items() if k != "addedNodes"}
+            == {k: v for k, v in before.items() if k != "addedNodes"})
     assert len(run_memo.objects_memo._values) == 2
     steps = api.get(f"/api/runs/{run.pk}/timeline/").json()["steps"]
     assert [s["action"] for s in steps] == ["Create"]
