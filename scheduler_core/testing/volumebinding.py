@@ -1,6 +1,7 @@
 """Manifest builders for the volume plugins' tests (the makePV/makePVC helpers of Go's tests)."""
 from __future__ import annotations
 
+from ..features import DEFAULT_GATES, FeatureGates
 from ..framework.handle import ClusterObjects, FakeHandle
 from ..framework.snapshot import Snapshot
 from ..plugins.volumebinding import storage as st
@@ -129,15 +130,14 @@ def pod(name: str = "pod-a", namespace: str = "default", volumes=None, node_name
 
 
 def handle(nodes=(), pvcs=(), pvs=(), classes=(), csinodes=(), pods=(), extra=None,
-           feature_gates=None) -> FakeHandle:
-    """A FakeHandle over the nodes (with the assigned PodInfos) and the storage objects."""
+           features: FeatureGates = DEFAULT_GATES) -> FakeHandle:
+    """A FakeHandle over the nodes (with the assigned PodInfos) and the storage objects, with
+    the release and gates plugins read from `handle.features`, as in a real run."""
     objects = ClusterObjects()
     objects.pvcs = {st.claim_key(c): c for c in pvcs}
     objects.pvs = {p["metadata"]["name"]: p for p in pvs}
     objects.storage_classes = {c["metadata"]["name"]: c for c in classes}
     objects.csinodes = {c["metadata"]["name"]: c for c in csinodes}
     objects.extra = dict(extra or {})
-    h = FakeHandle(Snapshot.from_objects(list(nodes), list(pods)), objects)
-    if feature_gates:
-        h.feature_gates = dict(feature_gates)
-    return h
+    return FakeHandle(Snapshot.from_objects(list(nodes), list(pods)), objects,
+                      features=features)

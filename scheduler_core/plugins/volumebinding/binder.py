@@ -97,6 +97,9 @@ class PodVolumes:
     """What Filter found for one node: static bindings and claims to provision."""
     static_bindings: list[BindingInfo] = field(default_factory=list)
     dynamic_provisions: list[dict] = field(default_factory=list)
+    # DynamicProvision.NodeCapacity: the CSIStorageCapacity that let each claim (by key) be
+    # provisioned on the node, for Score under StorageCapacityScoring.
+    node_capacities: dict[str, dict] = field(default_factory=dict)
     # The API objects as Reserve saw them, keyed ("pv", name) / ("pvc", "ns/name"): PreBind's
     # updates conflict when they changed since, as a stale resourceVersion does in Go.
     api_versions: dict = field(default_factory=dict)
@@ -245,44 +248,50 @@ class VolumeBinder:
         except SelectorError:
             return False
 
-    def has_enough_capacity(self, provisioner: str, claim: dict, sc: dict, node_info) -> bool:
-        """CSIStorageCapacity check, for CSI drivers that opt into it."""
+    def has_enough_capacity(self, provisioner: str, claim: dict, sc: dict, node_info
+                            ) -> tuple[bool, dict | None]:
+        """CSIStorageCapacity check, for CSI drivers that opt into it: whether the claim fits,
+        and the first accessible CSIStorageCapacity it fits in (None when nothing was checked)."""
         if "storage" not in ((spec(claim).get("resources") or {}).get("requests") or {}):
-            return True
+            return True, None
         driver = next((d for d in self.objects.extra.get("CSIDriver", [])
                        if meta(d).get("name") == provisioner), None)
         if driver is None or not spec(driver).get("storageCapacity"):
-            return True
+            return True, None
         size = st.requested_bytes(claim)
         sc_name = meta(sc).get("name")
         for capacity in self.objects.extra.get("CSIStorageCapacity", []):
             limit = _volume_limit(capacity)
             if capacity.get("storageClassName") == sc_name and limit is not None \
                     and limit >= size and self._node_has_access(node_info, capacity):
-                return True
-        return False
+                return True, capacity
+        return False, None
 
     def check_volume_provisions(self, claims: list[dict], node_info
-                                ) -> tuple[bool, bool, list[dict], str | None]:
-        """(provisioning satisfied, sufficient storage, claims to provision, error)."""
-        provisions = []
+                                ) -> tuple[bool, bool, list[dict], dict[str, dict], str | None]:
+        """(provisioning satisfied, sufficient storage, claims to provision, the capacity each
+        provisioned claim fits in by claim key, error)."""
+        provisions, capacities = [], {}
         for claim in claims:
             class_name = st.claim_class(claim)
             if not class_name:
-                return False, False, [], f"no class for claim {go_quote(st.claim_key(claim))}"
+                return False, False, [], {}, f"no class for claim {go_quote(st.claim_key(claim))}"
             sc = self.objects.storage_classes.get(class_name)
             if sc is None:
-                return False, False, [], f"failed to find storage class {go_quote(class_name)}"
+                return False, False, [], {}, f"failed to find storage class {go_quote(class_name)}"
             provisioner = sc.get("provisioner") or ""
             if not provisioner or provisioner == st.NOT_SUPPORTED_PROVISIONER:
-                return False, True, [], None
+                return False, True, [], {}, None
             if not st.match_topology_selector_terms(sc.get("allowedTopologies"),
                                                     node_info.labels):
-                return False, True, [], None
-            if not self.has_enough_capacity(provisioner, claim, sc, node_info):
-                return True, False, [], None
+                return False, True, [], {}, None
+            sufficient, capacity = self.has_enough_capacity(provisioner, claim, sc, node_info)
+            if not sufficient:
+                return True, False, [], {}, None
             provisions.append(claim)
-        return True, True, provisions, None
+            if capacity is not None:
+                capacities[st.claim_key(claim)] = capacity
+        return True, True, provisions, capacities, None
 
     def find_pod_volumes(self, pod, claims: PodVolumeClaims, node_info
                          ) -> tuple[PodVolumes, list[str], str | None]:
@@ -312,7 +321,8 @@ class VolumeBinder:
                         return PodVolumes(), [], err
                     to_provision += unbound
                 if to_provision:
-                    unbound_ok, sufficient, volumes.dynamic_provisions, err = \
+                    unbound_ok, sufficient, volumes.dynamic_provisions, \
+                        volumes.node_capacities, err = \
                         self.check_volume_provisions(to_provision, node_info)
                     if err:
                         return PodVolumes(), [], err

@@ -4,6 +4,7 @@ import copy
 
 import pytest
 
+from scheduler_core.features import feature_gates
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.plugins.volumebinding import default_args, new, validate_args
@@ -34,7 +35,11 @@ WAIT_SC = storage_class("wait-sc")
 WAIT_HDD_SC = storage_class("wait-hdd-sc")
 CLASSES = [IMMEDIATE_SC, WAIT_SC, WAIT_HDD_SC]
 ZONE, REGION = "topology.kubernetes.io/zone", "topology.kubernetes.io/region"
-GATES = {"VolumeCapacityPriority": True}
+GATES = feature_gates("1.37")   # StorageCapacityScoring on by default (beta)
+OFF = feature_gates("1.36")     # StorageCapacityScoring off by default (alpha)
+# The VolumeCapacityPriority-era shape (fuller volumes score higher), given explicitly.
+FULLEST = {"bindTimeoutSeconds": 300, "shape": [{"utilization": 0, "score": 0},
+                                                 {"utilization": 100, "score": 10}]}
 SKIP = Status.skip()
 
 
@@ -114,8 +119,14 @@ CASES = [
                  [pvc("pvc-a", "wait-sc", request="50Gi")],
                  [local_pv("pv-a-0", "200Gi", "node-a"), local_pv("pv-a-1", "200Gi", "node-a"),
                   local_pv("pv-b-0", "100Gi", "node-b"), local_pv("pv-b-1", "100Gi", "node-b")],
-                 GATES, None, None, [None, None, NO_PV], None, [25, 50, 0], ([], ["pvc-a"]),
+                 GATES, FULLEST, None, [None, None, NO_PV], None, [25, 50, 0], ([], ["pvc-a"]),
                  id="local volumes with close capacity are preferred"),
+    pytest.param(pod(volumes=["pvc-a"]), [node("node-a"), node("node-b"), node("node-c")],
+                 [pvc("pvc-a", "wait-sc", request="50Gi")],
+                 [local_pv("pv-a-0", "200Gi", "node-a"), local_pv("pv-a-1", "200Gi", "node-a"),
+                  local_pv("pv-b-0", "100Gi", "node-b"), local_pv("pv-b-1", "100Gi", "node-b")],
+                 GATES, None, None, [None, None, NO_PV], None, [75, 50, 0], ([], ["pvc-a"]),
+                 id="the default shape prefers local volumes with the most room left"),
     pytest.param(pod(volumes=["pvc-0", "pvc-1"]),
                  [node("node-a"), node("node-b"), node("node-c")],
                  [pvc("pvc-0", "wait-sc", request="50Gi"),
@@ -126,11 +137,11 @@ CASES = [
                   local_pv("pv-b-0", "100Gi", "node-b"), local_pv("pv-b-1", "100Gi", "node-b"),
                   local_pv("pv-b-2", "100Gi", "node-b", "wait-hdd-sc"),
                   local_pv("pv-b-3", "100Gi", "node-b", "wait-hdd-sc")],
-                 GATES, None, None, [None, None, NO_PV], None, [38, 75, 0],
+                 GATES, FULLEST, None, [None, None, NO_PV], None, [38, 75, 0],
                  ([], ["pvc-0", "pvc-1"]),
                  id="local volumes with close capacity are preferred with multiple pvcs"),
     pytest.param(pod(volumes=["pvc-a"]), ZONAL_NODES, [pvc("pvc-a", "wait-sc", request="50Gi")],
-                 ZONAL_PVS, GATES, None, None, [None, None, None, None, NO_PV, NO_PV], None,
+                 ZONAL_PVS, GATES, FULLEST, None, [None, None, None, None, NO_PV, NO_PV], None,
                  [25, 25, 50, 50, 0, 0], ([], ["pvc-a"]),
                  id="zonal volumes with close capacity are preferred"),
     pytest.param(pod(volumes=["pvc-a"]), ZONAL_NODES, [pvc("pvc-a", "wait-sc", request="50Gi")],
@@ -148,7 +159,8 @@ CASES = [
                          "want_pre_score, want_scores, want_claims", CASES)
 def test_volume_binding(p, nodes, pvcs, pvs, gates, args, want_pre_filter, want_filter,
                         want_pre_score, want_scores, want_claims):
-    h = handle(nodes, copy.deepcopy(pvcs), copy.deepcopy(pvs), CLASSES, feature_gates=gates)
+    gates = gates or OFF
+    h = handle(nodes, copy.deepcopy(pvcs), copy.deepcopy(pvs), CLASSES, features=gates)
     plugin = new(default_args(args or {"bindTimeoutSeconds": 300}, gates), h)
     state = CycleState()
     _, status = plugin.pre_filter(state, p, h.snapshot.list())
@@ -166,15 +178,60 @@ def test_volume_binding(p, nodes, pvcs, pvs, gates, args, want_pre_filter, want_
             [(s, None) for s in want_scores]
 
 
-def test_pre_score_skips_without_static_bindings_even_with_the_feature_on():
+@pytest.mark.parametrize("gates, want", [
+    pytest.param(GATES, None, id="with the feature on PreScore runs without static bindings"),
+    pytest.param(OFF, SKIP, id="with the feature off PreScore skips"),
+])
+def test_pre_score_with_all_claims_bound(gates, want):
     h = handle([node("node-a")], [pvc("pvc-a", "wait-sc", volume_name="pv-a", bound=True)],
-               [pv("pv-a", "wait-sc")], CLASSES, feature_gates=GATES)
-    plugin = new(default_args({}, GATES), h)
+               [pv("pv-a", "wait-sc")], CLASSES, features=gates)
+    plugin = new(default_args({}, gates), h)
     state = CycleState()
     p = pod(volumes=["pvc-a"])
     plugin.pre_filter(state, p, [])
     assert plugin.filter(state, p, h.snapshot.get("node-a")) is None
-    assert plugin.pre_score(state, p, []) == SKIP
+    assert plugin.pre_score(state, p, []) == want
+    assert plugin.score(state, p, h.snapshot.get("node-a")) == (0, None)
+
+
+def csi_capacity(name, node_name, size):
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+            "metadata": {"name": name, "namespace": "kube-system"},
+            "storageClassName": "csi-sc", "capacity": size,
+            "nodeTopology": {"matchLabels": {HOSTNAME: node_name}}}
+
+
+CSI_SC = storage_class("csi-sc", provisioner="csi.example.com")
+CSI_DRIVER = {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver",
+              "metadata": {"name": "csi.example.com"}, "spec": {"storageCapacity": True}}
+
+
+@pytest.mark.parametrize("gates, args, want_scores", [
+    pytest.param(GATES, None, [(75, None), (50, None), (0, None)],
+                 id="dynamic provisioning prefers the node with the most storage capacity left"),
+    pytest.param(GATES, FULLEST, [(25, None), (50, None), (100, None)],
+                 id="a custom shape can prefer the fullest storage"),
+    pytest.param(OFF, None, [(0, None), (0, None), (0, None)],
+                 id="no score with the feature off"),
+])
+def test_score_of_dynamic_provisioning(gates, args, want_scores):
+    """Score (volume_binding.go): without static bindings, the claims' requests against the
+    CSIStorageCapacity they would be provisioned from, the capacity taken once per class."""
+    nodes = [node("node-a"), node("node-b"), node("node-c")]
+    claims = [pvc("pvc-0", "csi-sc", request="25Gi"), pvc("pvc-1", "csi-sc", request="25Gi")]
+    capacities = [csi_capacity("cap-a", "node-a", "200Gi"),
+                  csi_capacity("cap-b", "node-b", "100Gi"),
+                  csi_capacity("cap-c", "node-c", "50Gi")]
+    h = handle(nodes, claims, [], [CSI_SC], features=gates,
+               extra={"CSIDriver": [CSI_DRIVER], "CSIStorageCapacity": capacities})
+    plugin = new(default_args(args or {}, gates), h)
+    state = CycleState()
+    p = pod(volumes=["pvc-0", "pvc-1"])
+    assert plugin.pre_filter(state, p, []) == (None, None)
+    infos = [h.snapshot.get(n["metadata"]["name"]) for n in nodes]
+    assert [plugin.filter(state, p, ni) for ni in infos] == [None, None, None]
+    plugin.pre_score(state, p, infos)
+    assert [plugin.score(state, p, ni) for ni in infos] == want_scores
 
 
 SCORE_CASES = [
@@ -207,20 +264,21 @@ def err(field, detail, value):
 
 
 ARGS_CASES = [
-    pytest.param({"bindTimeoutSeconds": 0}, None, [], id="zero is a valid config"),
-    pytest.param({"bindTimeoutSeconds": 10}, None, [], id="positive value is valid config"),
-    pytest.param({"bindTimeoutSeconds": -10}, None,
+    pytest.param({"bindTimeoutSeconds": 0}, OFF, [], id="zero is a valid config"),
+    pytest.param({"bindTimeoutSeconds": 10}, OFF, [], id="positive value is valid config"),
+    pytest.param({"bindTimeoutSeconds": -10}, OFF,
                  [err("bindTimeoutSeconds",
                       "invalid BindTimeoutSeconds, should not be a negative value", -10)],
                  id="negative value is invalid config"),
-    pytest.param({"bindTimeoutSeconds": 10}, {"VolumeCapacityPriority": False}, [],
+    pytest.param({"bindTimeoutSeconds": 10}, OFF, [],
                  id="shape should be nil when the feature is off"),
     pytest.param({"bindTimeoutSeconds": 10, "shape": [{"utilization": 1, "score": 1},
                                                       {"utilization": 3, "score": 3}]},
-                 {"VolumeCapacityPriority": False},
+                 OFF,
                  [("shape: Invalid value: []config.UtilizationShapePoint{config.UtilizationShape"
                    "Point{Utilization:1, Score:1}, config.UtilizationShapePoint{Utilization:3, "
-                   "Score:3}}: unsupported field")],
+                   "Score:3}}: unexpected field `shape`, remove it or turn on the feature gate "
+                   "StorageCapacityScoring")],
                  id="error if the shape is not nil when the feature is off"),
     pytest.param({"bindTimeoutSeconds": 10, "shape": []}, GATES,
                  ["shape: Required value: at least one point must be specified"],
@@ -250,18 +308,23 @@ def test_validate_args(args, gates, want):
 
 
 def test_validate_args_prefixes_the_config_path():
-    assert validate_args({"bindTimeoutSeconds": -1}, "profiles[0].pluginConfig[1].args") == [
+    assert validate_args({"bindTimeoutSeconds": -1}, "profiles[0].pluginConfig[1].args",
+                         OFF) == [
         err("profiles[0].pluginConfig[1].args.bindTimeoutSeconds",
             "invalid BindTimeoutSeconds, should not be a negative value", -1)]
 
 
 @pytest.mark.parametrize("args, gates, want", [
-    pytest.param({}, None, {"bindTimeoutSeconds": 600}, id="bind timeout defaults to 600 seconds"),
-    pytest.param({"bindTimeoutSeconds": 10}, None, {"bindTimeoutSeconds": 10},
+    pytest.param({}, OFF, {"bindTimeoutSeconds": 600}, id="bind timeout defaults to 600 seconds"),
+    pytest.param({"bindTimeoutSeconds": 10}, OFF, {"bindTimeoutSeconds": 10},
                  id="a given bind timeout is kept"),
     pytest.param({}, GATES, {"bindTimeoutSeconds": 600, "shape": [
-        {"utilization": 0, "score": 0}, {"utilization": 100, "score": 10}]},
-        id="the shape defaults only with VolumeCapacityPriority on"),
+        {"utilization": 0, "score": 10}, {"utilization": 100, "score": 0}]},
+        id="the shape defaults to preferring free space only with StorageCapacityScoring on"),
+    pytest.param({"shape": [{"utilization": 0, "score": 0}, {"utilization": 100, "score": 10}]},
+                 GATES, {"bindTimeoutSeconds": 600, "shape": [
+                     {"utilization": 0, "score": 0}, {"utilization": 100, "score": 10}]},
+                 id="a given shape is kept"),
 ])
 def test_default_args(args, gates, want):
     assert default_args(args, gates) == want

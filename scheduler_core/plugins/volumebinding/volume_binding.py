@@ -3,14 +3,18 @@
 PreFilter sorts the pod's claims and rejects pods whose Immediate claims are still unbound;
 Filter checks bound volumes' node affinity and finds static volumes or provisioning for
 WaitForFirstConsumer claims; Reserve assumes the choice in memory, Unreserve forgets it,
-PreBind writes it to the cluster objects. Score (VolumeCapacityPriority, alpha in v1.31 and
-off by default) prefers nodes whose static volumes fit the claims most tightly.
+PreBind writes it to the cluster objects. Score runs only with the StorageCapacityScoring
+feature gate (alpha, off in v1.33-v1.36; beta, on from v1.37; read from `handle.features` when
+the plugin is built): it scores the utilization of the node's static volumes, or, when the pod
+binds none, of the CSIStorageCapacity its claims would be provisioned from; the default shape
+prefers the emptiest storage.
 """
 from __future__ import annotations
 
 import math
 
-from ...errors import ConfigError, child, invalid
+from ...errors import ConfigError, Printed, child, invalid
+from ...features import DEFAULT_GATES, FeatureGates
 from ...framework.cycle_state import StateData
 from ...framework.interfaces import (
     MAX_NODE_SCORE,
@@ -23,6 +27,7 @@ from ...framework.interfaces import (
     ScorePlugin,
 )
 from ...framework.status import Code, Status
+from ...quantity import int_value
 from .. import names
 from ..helper import (
     MAX_CUSTOM_PRIORITY_SCORE,
@@ -40,9 +45,10 @@ STATE_KEY = NAME
 DECISIONS_KEY = "VolumeBinding/decisions"
 ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 DEFAULT_BIND_TIMEOUT_SECONDS = 600
-FEATURE_GATE = "VolumeCapacityPriority"
-DEFAULT_SHAPE = [{"utilization": 0, "score": 0},
-                 {"utilization": 100, "score": MAX_CUSTOM_PRIORITY_SCORE}]
+FEATURE_GATE = "StorageCapacityScoring"
+# SetDefaults_VolumeBindingArgs (v1.33+): the lower the utilization, the higher the score.
+DEFAULT_SHAPE = [{"utilization": 0, "score": MAX_CUSTOM_PRIORITY_SCORE},
+                 {"utilization": 100, "score": 0}]
 
 
 class _StateData(StateData):
@@ -93,6 +99,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
     def __init__(self, handle, bind_timeout_seconds: int, scorer=None):
         self.handle = handle
         self.binder = VolumeBinder(handle, bind_timeout_seconds)
+        # Built only with StorageCapacityScoring on: the gate and the scorer go together.
         self.scorer = scorer
 
     # --- PreFilter -----------------------------------------------------------------------------
@@ -170,7 +177,8 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         data = state.get(STATE_KEY)
         if data is None:
             return Status.as_error("not found")
-        return None if data.has_static_bindings else Status.skip()
+        # With the gate on (the only way to have a scorer) dynamic provisions score too.
+        return None
 
     def score(self, state, pod, node_info):
         if self.scorer is None:
@@ -181,14 +189,9 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         volumes = data.pod_volumes_by_node.get(node_info.name)
         if volumes is None:
             return 0, None
-        # Requested and capacity of the static bindings, grouped by storage class.
-        classes: dict[str, tuple[int, int]] = {}
-        for binding in volumes.static_bindings:
-            requested, capacity = classes.get(binding.storage_class_name(), (0, 0))
-            classes[binding.storage_class_name()] = (
-                requested + st.requested_bytes(binding.pvc),
-                capacity + st.capacity_bytes(binding.pv))
-        return self.scorer(classes), None
+        if volumes.static_bindings:
+            return self.scorer(_static_class_resources(volumes)), None
+        return self.scorer(_provisioned_class_resources(volumes)), None
 
     # --- Reserve / Unreserve -------------------------------------------------------------------
 
@@ -269,6 +272,38 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         return queueing_hints.for_volume_binding(self)
 
 
+def _static_class_resources(volumes) -> dict[str, tuple[int, int]]:
+    """Requested and capacity of the static bindings, summed per storage class."""
+    classes: dict[str, tuple[int, int]] = {}
+    for binding in volumes.static_bindings:
+        requested, capacity = classes.get(binding.storage_class_name(), (0, 0))
+        classes[binding.storage_class_name()] = (
+            requested + st.requested_bytes(binding.pvc),
+            capacity + st.capacity_bytes(binding.pv))
+    return classes
+
+
+def _provisioned_class_resources(volumes) -> dict[str, tuple[int, int]]:
+    """Requested (summed) and the node's CSIStorageCapacity (taken once, not summed: the
+    claims share it) per storage class, for claims provisioned from a known capacity."""
+    classes: dict[str, tuple[int, int]] = {}
+    for claim in volumes.dynamic_provisions:
+        capacity = volumes.node_capacities.get(st.claim_key(claim))
+        if capacity is None:
+            continue
+        requested, _ = classes.get(st.claim_class(claim), (0, 0))
+        classes[st.claim_class(claim)] = (requested + st.requested_bytes(claim),
+                                          _capacity_value(capacity))
+    return classes
+
+
+def _capacity_value(capacity: dict) -> int:
+    """CSIStorageCapacity.capacity's Value(); an object with only maximumVolumeSize counts as
+    empty (Go would dereference a nil quantity here)."""
+    value = capacity.get("capacity")
+    return int_value(value) if value is not None else 0
+
+
 def _go_shape(shape) -> str:
     """%#v of a []config.UtilizationShapePoint, as field.Invalid prints it."""
     points = ", ".join(
@@ -277,42 +312,43 @@ def _go_shape(shape) -> str:
     return f"[]config.UtilizationShapePoint{{{points}}}"
 
 
-def default_args(args: dict, feature_gates: dict | None = None) -> dict:
+def default_args(args: dict, gates: FeatureGates | None = None) -> dict:
     """SetDefaults_VolumeBindingArgs: bindTimeoutSeconds 600; the default shape only when the
-    VolumeCapacityPriority feature gate is on."""
+    StorageCapacityScoring feature gate is on (gates: the run's; the default release's if None)."""
     out = dict(args or {})
     if out.get("bindTimeoutSeconds") is None:
         out["bindTimeoutSeconds"] = DEFAULT_BIND_TIMEOUT_SECONDS
-    if not out.get("shape") and (feature_gates or {}).get(FEATURE_GATE):
+    if not out.get("shape") and (gates or DEFAULT_GATES).enabled(FEATURE_GATE):
         out["shape"] = [dict(p) for p in DEFAULT_SHAPE]
     return out
 
 
-def validate_args(args: dict, path: str, feature_gates: dict | None = None) -> list[str]:
-    """ValidateVolumeBindingArgsWithOptions."""
+def validate_args(args: dict, path: str, gates: FeatureGates | None = None) -> list[str]:
+    """ValidateVolumeBindingArgsWithOptions, AllowStorageCapacityScoring from the gates."""
     errs = []
     timeout = args.get("bindTimeoutSeconds", 0)
     if timeout < 0:
         errs.append(invalid(child(path, "bindTimeoutSeconds"), timeout,
                             "invalid BindTimeoutSeconds, should not be a negative value"))
     shape = args.get("shape")
-    if (feature_gates or {}).get(FEATURE_GATE):
+    if (gates or DEFAULT_GATES).enabled(FEATURE_GATE):
         errs += validate_function_shape(shape, child(path, "shape"))
     elif shape is not None:
         # Refused while the feature is off, so it cannot take effect unnoticed later.
-        errs.append(f"{child(path, 'shape')}: Invalid value: {_go_shape(shape)}: "
-                    "unsupported field")
+        errs.append(invalid(child(path, "shape"), Printed(_go_shape(shape)),
+                            "unexpected field `shape`, remove it or turn on the feature gate "
+                            "StorageCapacityScoring"))
     return errs
 
 
 def new(args: dict, handle) -> VolumeBinding:
-    gates = getattr(handle, "feature_gates", None) or {}
+    gates = handle.features
     args = default_args(args, gates)
     errs = validate_args(args, "", gates)
     if errs:
         raise ConfigError(errs)
     scorer = None
-    if gates.get(FEATURE_GATE):
+    if gates.enabled(FEATURE_GATE):
         scorer = build_scorer([(p.get("utilization", 0),
                                 p.get("score", 0) * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE))
                                for p in args.get("shape") or []])
