@@ -514,7 +514,7 @@ def test_storage_volume_decisions_zone_pinning_and_the_pending_claim():
     run = lesson("storage-lesson")
     assert run.bindings == {
         "default/db-0": "node-b1", "default/logs-0": "node-c1", "default/cache-big": "node-a2",
-        "default/cache-small": "node-a1", "default/scratch-0": "node-c1",
+        "default/cache-small": "node-b1", "default/scratch-0": "node-c1",
         "default/reports": None}
     uu = "UnschedulableAndUnresolvable"
     # db-0: its bound disk lives in zone-b (VolumeZone).
@@ -541,18 +541,21 @@ def test_storage_volume_decisions_zone_pinning_and_the_pending_claim():
     assert volume_binding(big, "preBind") == {
         **NOTHING, "assumed": assumed,
         "bound": [{"pv": "local-a2", "pvc": "default/cache-big-data"}]}
-    # cache-small: node-a2's disk is taken, node-c1's too small; node-a1 wins on score.
+    # cache-small: node-a2's disk is taken, node-c1's too small; VolumeBinding's Score (v1.37,
+    # StorageCapacityScoring) prefers local-b1 left 60% free to local-a1 left 20% free.
     small = run.first("cache-small")
     assert rejections(small) == dict.fromkeys(["node-a2", "node-c1"],
                                               ("VolumeBinding", uu, [NO_PV]))
-    assert small["totalScore"] == {"node-a1": 492, "node-b1": 480}
+    assert {n: s["raw"] for n, s in small["score"]["VolumeBinding"].items()} == {
+        "node-a1": 20, "node-b1": 60}
+    assert small["totalScore"] == {"node-a1": 512, "node-b1": 540}
     assert volume_binding(small, "preBind")["bound"] == [
-        {"pv": "local-a1", "pvc": "default/cache-small-data"}]
+        {"pv": "local-b1", "pvc": "default/cache-small-data"}]
     # scratch-0: zonal-ssd provisions only in zone-b and zone-c; the claim is pinned to node-c1.
     scratch = run.first("scratch-0")
     assert rejections(scratch) == dict.fromkeys(["node-a1", "node-a2"],
                                                 ("VolumeBinding", uu, [NO_PV]))
-    assert scratch["totalScore"] == {"node-b1": 484, "node-c1": 494}
+    assert scratch["totalScore"] == {"node-b1": 477, "node-c1": 494}
     selected = [{"kind": "PersistentVolumeClaim", "name": "default/scratch",
                  "selectedNode": "node-c1"}]
     assert volume_binding(scratch, "reserve") == {**NOTHING, "assumed": selected}
@@ -573,12 +576,12 @@ def test_storage_volume_decisions_zone_pinning_and_the_pending_claim():
 
     # What PreBind wrote into the API objects.
     objects = run.scheduler.cluster.objects
-    for pv, claim in [("local-a2", "cache-big-data"), ("local-a1", "cache-small-data")]:
+    for pv, claim in [("local-a2", "cache-big-data"), ("local-b1", "cache-small-data")]:
         assert objects.pvs[pv]["spec"]["claimRef"]["name"] == claim
         assert objects.pvs[pv]["status"]["phase"] == "Bound"
         assert objects.pvcs[f"default/{claim}"]["spec"]["volumeName"] == pv
         assert objects.pvcs[f"default/{claim}"]["status"]["phase"] == "Bound"
-    assert "claimRef" not in objects.pvs["local-b1"]["spec"]
+    assert "claimRef" not in objects.pvs["local-a1"]["spec"]
     claim = objects.pvcs["default/scratch"]
     assert claim["metadata"]["annotations"]["volume.kubernetes.io/selected-node"] == "node-c1"
     assert claim["spec"]["volumeName"] == provisioned["pv"]
@@ -589,24 +592,33 @@ def test_storage_volume_decisions_zone_pinning_and_the_pending_claim():
     assert objects.pvcs["default/reports-data"]["status"]["phase"] == "Pending"
 
 
-@pytest.mark.parametrize(("seed", "cache_big"), [(0, "node-a2"), (1, None)])
-def test_storage_try_swapping_the_cache_pods(seed, cache_big):
-    """Volumes are matched one pod at a time: cache-small may take the only disk cache-big fits."""
-    run = lesson("storage-lesson", seed=seed, text=storage_text(swap_cache_pods=True))
+@pytest.mark.parametrize(("release", "seed", "cache_big", "totals"), [
+    ("1.37", 0, None, {"node-a1": 512, "node-b1": 540, "node-a2": 576}),
+    ("1.37", 1, None, {"node-a1": 512, "node-b1": 540, "node-a2": 576}),
+    ("1.36", 0, "node-a2", {"node-a1": 492, "node-b1": 480, "node-a2": 492}),
+    ("1.36", 1, None, {"node-a1": 492, "node-b1": 480, "node-a2": 492}),
+])
+def test_storage_try_swapping_the_cache_pods(release, seed, cache_big, totals):
+    """Volumes are matched one pod at a time: cache-small may take the only disk cache-big fits.
+    From v1.37 VolumeBinding's Score sends it to node-a2's roomy disk whatever the seed; as v1.36
+    runs it, node-a1 and node-a2 tie and the seed decides."""
+    run = lesson("storage-lesson", seed=seed, text=storage_text(swap_cache_pods=True),
+                 release=release)
     assert run.bindings["default/cache-big"] == cache_big
-    assert run.first("cache-small")["totalScore"] == {"node-a1": 492, "node-b1": 480,
-                                                      "node-a2": 492}
+    assert run.first("cache-small")["totalScore"] == totals
     if cache_big is None:
         assert run.bindings["default/cache-small"] == "node-a2"
+        # Before v1.37 DynamicResources' no-op PostFilter also says so (PR #140222).
+        noise = "no new claims to deallocate, " if release == "1.36" else ""
         assert run.first("cache-big")["message"] == (
-            f"0/4 nodes are available: 4 {NO_PV}. preemption: 0/4 nodes are "
+            f"0/4 nodes are available: 4 {NO_PV}. {noise}preemption: 0/4 nodes are "
             "available: 4 Preemption is not helpful for scheduling.")
 
 
 def test_storage_try_a_wait_for_first_consumer_class_for_reports():
     run = lesson("storage-lesson", edits=[WFFC_REPORTS])
     reports = run.first("reports")
-    assert (reports["outcome"], reports["node"]) == ("Bound", "node-c1")
+    assert (reports["outcome"], reports["node"]) == ("Bound", "node-a1")
     (provisioned,) = volume_binding(reports, "preBind")["provisioned"]
     assert provisioned["pvc"] == "default/reports-data"
 
