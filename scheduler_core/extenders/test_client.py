@@ -298,7 +298,7 @@ def test_a_filter_timeout_fails_the_cycle(start):
 
 def test_a_prioritize_timeout_only_loses_that_extenders_scores(start):
     server = start(mode="slow", delay=1.0, prefer_label="fast")
-    e = ext(server.url, prioritizeVerb="prioritize", weight=1, httpTimeout=0.2)
+    e = ext(server.url, prioritizeVerb="prioritize", weight=1, httpTimeout="200ms")
     s, cycles = run(NODES, [make_pod("web")], [e])
     assert cycles[0]["outcome"] == "Bound"
     scores = cycles[0]["score"]["extender:" + e["urlPrefix"]]
