@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass, field
 
 from .durations import parse_go_duration
+from .errors import json_kind
 
 
 @dataclass(frozen=True)
@@ -149,16 +150,6 @@ class Stop(Exception):
     """An error that stops the decoding where it happens (a Duration's UnmarshalJSON)."""
 
 
-def _json_kind(value) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 def _number_text(value) -> str:
     """The number as the YAML-to-JSON conversion writes it (a whole float as an integer)."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
@@ -168,7 +159,7 @@ def _number_text(value) -> str:
 
 def _scalar_fits(value, scalar: Scalar) -> str | None:
     """None when value decodes into scalar, else the error's Value ("string", "number 1.5")."""
-    kind = _json_kind(value)
+    kind = json_kind(value)
     if scalar.kind in ("string", "bytes"):
         return None if kind == "string" else kind
     if scalar.kind == "bool":
@@ -209,7 +200,7 @@ def _walk(value, go_type, struct, stack: list[str], first: list[str]) -> None:
         return                       # null leaves a field as it is; raw takes anything
     if go_type == DURATION:
         if not isinstance(value, str):
-            raise Stop(f"json: cannot unmarshal {_json_kind(value)} into Go value of type "
+            raise Stop(f"json: cannot unmarshal {json_kind(value)} into Go value of type "
                        "string")
         try:
             parse_go_duration(value)
@@ -222,9 +213,9 @@ def _walk(value, go_type, struct, stack: list[str], first: list[str]) -> None:
             first.append(_message(got, go_type.go, struct, stack))
         return
     wanted = "array" if isinstance(go_type, Slice) else "object"
-    if _json_kind(value) != wanted:
+    if json_kind(value) != wanted:
         if not first:
-            first.append(_message(_json_kind(value), go_type.go, struct, stack))
+            first.append(_message(json_kind(value), go_type.go, struct, stack))
         return
     if isinstance(go_type, Slice):
         for item in value:
