@@ -138,7 +138,12 @@ _BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": T
 
 
 class FeatureGateError(InputError):
-    """A --feature-gates value kube-scheduler refuses; exit status 2."""
+    """A --feature-gates value kube-scheduler refuses; exit status 2. `detail` is
+    component-base's own words, without pflag's wrapping (what the web shows by field)."""
+
+    def __init__(self, message: str, detail: str):
+        super().__init__(message)
+        self.detail = detail
 
 
 def minor_of(release: str) -> int:
@@ -195,10 +200,15 @@ class FeatureGates:
 
     def flag(self) -> str:
         """The overrides as --feature-gates takes them (empty when there is none)."""
-        return ",".join(f"{k}={'true' if v else 'false'}" for k, v in self.overrides)
+        return flag_text(self.overrides)
 
     def to_json(self) -> dict:
         return dict(sorted(self.values.items()))
+
+
+def flag_text(pairs) -> str:
+    """(name, bool) pairs as --feature-gates takes them: "A=true,B=false"."""
+    return ",".join(f"{k}={'true' if v else 'false'}" for k, v in pairs)
 
 
 def _parse_flag(text: str) -> list[tuple[str, bool]]:
@@ -220,7 +230,8 @@ def _parse_flag(text: str) -> list[tuple[str, bool]]:
 
 
 def _flag_error(text: str, message: str) -> FeatureGateError:
-    return FeatureGateError(f'invalid argument "{text}" for "--feature-gates" flag: {message}')
+    return FeatureGateError(f'invalid argument "{text}" for "--feature-gates" flag: {message}',
+                            message)
 
 
 def feature_gates(release: str = DEFAULT_RELEASE,
@@ -230,7 +241,7 @@ def feature_gates(release: str = DEFAULT_RELEASE,
     value are refused; setting a GA or deprecated gate is allowed with kube's warning."""
     known = known_gates(release)
     values = {name: spec.default for name, spec in known.items()}
-    text = flag if isinstance(flag, str) else ",".join(f"{k}={v}" for k, v in (flag or {}).items())
+    text = flag if isinstance(flag, str) else flag_text((flag or {}).items())
     pairs = _parse_flag(text) if isinstance(flag, str) else list((flag or {}).items())
     explicit, notes, every = {}, [], {}
     for key, value in pairs:

@@ -23,6 +23,8 @@ class RunSession:
         checked: the documents were validated when stored (load_documents' `checked`).
         features: the kube-scheduler release and gates the run follows."""
         cluster = load_documents(sources, seed, checked=checked, features=features)
+        for note in features.notes:   # as simulate's load_scheduler: the gates' warnings
+            cluster.warnings.append(note)
         self.scheduler = build_scheduler(cluster, config, seed=seed, out_of_tree=out_of_tree,
                                          record=record)
         self.record = record

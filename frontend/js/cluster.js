@@ -158,9 +158,13 @@ $("#start-form").addEventListener("submit", async (event) => {
   }
   setStatus(status, "Creating run…", "busy");
   try {
-    const run = await api.post(urls.runs, { cluster: id, seed, release: form.elements.release.value, name: form.elements.name.value.trim() });
+    const run = await api.post(urls.runs, {
+      cluster: id, seed, release: form.elements.release.value,
+      feature_gates: form.elements.feature_gates.value.trim(), name: form.elements.name.value.trim() });
     location.href = urls.runPage(run.id);
   } catch (err) {
+    // A gate kube-scheduler refuses is answered under feature_gates: mark the input.
+    form.elements.feature_gates.classList.toggle("invalid", Boolean(err.body && err.body.feature_gates));
     setStatus(status, err.message, "error");
   }
 });

@@ -244,6 +244,7 @@ async function setupRuns() {
       const data = await api.get(urls.compareRuns(form.elements.a.value, form.elements.b.value));
       const diffs = data.a.run.profile === data.b.run.profile ? [] : [`profile: ${data.a.run.profile} · ${data.b.run.profile}`];
       if (data.a.run.release !== data.b.run.release) diffs.push(`kube-scheduler release: v${data.a.run.release} · v${data.b.run.release}`);
+      if (data.a.run.feature_gates !== data.b.run.feature_gates) diffs.push(`feature gates: ${data.a.run.feature_gates || "defaults"} · ${data.b.run.feature_gates || "defaults"}`);
       render(data, { a: data.a.run.name, b: data.b.run.name }, diffs);
       setStatus(status, `Done: runs at ${data.a.cycles} and ${data.b.cycles} cycles.`, "ok");
     } catch (err) {

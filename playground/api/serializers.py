@@ -167,7 +167,8 @@ class RunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Run
-        fields = ["id", "cluster", "cluster_name", "owner", "name", "seed", "release", "status",
+        fields = ["id", "cluster", "cluster_name", "owner", "name", "seed", "release",
+                  "feature_gates", "status",
                   "virtual_time", "cycle_count", "pods_bound", "error", "created", "updated",
                   "profile"]
         read_only_fields = fields
@@ -184,6 +185,12 @@ class RunCreateSerializer(serializers.Serializer):
     release = serializers.CharField(
         max_length=16, required=False, allow_blank=True, default=DEFAULT_RELEASE,
         help_text=f"the kube-scheduler release the run follows: {', '.join(RELEASES)}")
+    feature_gates = serializers.JSONField(
+        required=False, default=dict,
+        help_text="feature gates on top of the release's defaults, as kube-scheduler's "
+                  '--feature-gates takes them ("GenericWorkload=true,GangScheduling=true") or '
+                  "as a map of gate names to true or false; an unknown gate, a locked gate set "
+                  "to the other value or a gate whose dependency is off is refused")
 
 
 class RunPatchSerializer(serializers.Serializer):

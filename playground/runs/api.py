@@ -170,7 +170,8 @@ class RunListView(PlaygroundMixin, generics.ListCreateAPIView):
             raise InvalidInput({"cluster": [f"no cluster {data['cluster']} that you "
                                                      "can see"]})
         run = run_create(cluster=cluster, seed=data["seed"], name=data["name"],
-                         owner=request.user, release=data["release"])
+                         owner=request.user, release=data["release"],
+                         feature_gates=data["feature_gates"])
         return Response(s.RunSerializer(run).data, status=status.HTTP_201_CREATED)
 
 

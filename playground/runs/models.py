@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models, transaction
 
 from playground.clusters.models import Cluster, json_text, stored_size
-from scheduler_core.features import DEFAULT_RELEASE, RELEASES
+from scheduler_core.features import DEFAULT_RELEASE, RELEASES, flag_text
 from scheduler_core.tracepack import unpack
 
 
@@ -49,6 +49,9 @@ class Run(models.Model):
     # The kube-scheduler release the run follows (scheduler_core.features.RELEASES).
     release = models.CharField(max_length=8, default=DEFAULT_RELEASE,
                                choices=[(r, r) for r in RELEASES])
+    # The feature gates set on top of the release's defaults, {name: bool} in the order given
+    # (kube-scheduler's --feature-gates; playground.engine.run_gates checks them).
+    feature_gates = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=CREATED)
     virtual_time = models.FloatField(default=0.0)
     cycle_count = models.IntegerField(default=0)
@@ -78,6 +81,11 @@ class Run(models.Model):
 
     def __str__(self):
         return f"run {self.pk} of {self.cluster}"
+
+    @property
+    def gates_flag(self) -> str:
+        """The gates set, as --feature-gates writes them ("A=true,B=false")."""
+        return flag_text((self.feature_gates or {}).items())
 
     @property
     def documents(self) -> list:

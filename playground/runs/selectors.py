@@ -122,7 +122,8 @@ def _run_side(run: Run) -> dict:
     return {"bindings": bindings, "pending": pending, "usage": _run_usage(objects, bindings),
             "cycles": run.cycle_count, "time": run.virtual_time,
             "run": {"id": run.pk, "name": run.name or f"run {run.pk}", "status": run.status,
-                    "profile": profile_label(run.config), "release": run.release}}
+                    "profile": profile_label(run.config), "release": run.release,
+                    "feature_gates": run.gates_flag}}
 
 
 def compare_runs(a: Run, b: Run) -> dict:

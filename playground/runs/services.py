@@ -20,7 +20,7 @@ from django.utils import timezone
 from playground import tasking
 from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_manifests
-from playground.engine import default_config, release_gates, scheduler_registry
+from playground.engine import default_config, run_gates, scheduler_registry
 from playground.errors import Conflict, InvalidInput
 from playground.profiles.models import SchedulerProfile
 from playground.quotas import check_run_quota, check_storage_quota, lock_owner
@@ -44,10 +44,11 @@ class RunStateConflict(Conflict):
 
 
 def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None,
-               release: str | None = None) -> Run:
+               release: str | None = None, feature_gates: str | dict | None = None) -> Run:
     """A run over a snapshot of the cluster's objects and profile (what reset restores),
-    following the kube-scheduler `release` (None: the newest)."""
-    features = release_gates(release)
+    following the kube-scheduler `release` (None: the newest) with `feature_gates` set on
+    top of its defaults (kube-scheduler's "A=true,B=false", or a map)."""
+    features = run_gates(release, feature_gates)
     # The cluster's timelines go with its objects (scheduler_core.timeline reads them).
     documents = list(cluster_manifests(cluster)) + [t.document() for t in cluster.timelines.all()]
     profile = SchedulerProfile.objects.filter(cluster=cluster).first()
@@ -63,7 +64,8 @@ def run_create(*, cluster: Cluster, seed: int, name: str = "", owner=None,
         lock_owner(owner)
         check_storage_quota(owner=owner, adding=len(json.dumps(documents)))
         return Run.objects.create(cluster=cluster, owner=owner, name=name, seed=seed,
-                                  release=features.release, config=config,
+                                  release=features.release,
+                                  feature_gates=dict(features.overrides), config=config,
                                   documents=documents)
 
 

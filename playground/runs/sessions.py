@@ -147,7 +147,7 @@ def new_session(run: Run, *, record: bool = False) -> RunSession:
     A run's documents were checked when stored (services.run_create, run actions)."""
     return RunSession(engine_sources(run), run.config or None, seed=run.seed,
                       out_of_tree=out_of_tree_plugins(), record=record, checked=True,
-                      features=feature_gates(run.release))
+                      features=feature_gates(run.release, run.feature_gates or None))
 
 
 def session_at(entry: SessionEntry, run: Run, heartbeat=None) -> RunSession:

@@ -66,3 +66,32 @@ def test_the_run_page_lists_what_the_release_does_not_honour(page):
     expect(page.locator("#run-warnings-list")).to_contain_text(
         "Node declaring: field status.declaredFeatures: node declared features are not in "
         "kube-scheduler v1.34")
+
+
+def test_a_run_started_with_feature_gates_shows_them_beside_its_release(page):
+    cluster = cluster_id(page, "taints-affinity")
+    page.goto(f"/clusters/{cluster}/")
+    page.get_by_label("kube-scheduler release").select_option("1.36")
+    page.get_by_label("Feature gates").fill("GenericWorkload=true,GangScheduling=true")
+    page.get_by_role("button", name="Start a run").click()
+    page.wait_for_url(re.compile(r"/runs/\d+/"))
+    expect(page.locator("#stat-release")).to_have_text("v1.36")
+    expect(page.locator("#stat-gates")).to_have_text("GenericWorkload=true,GangScheduling=true")
+    run = int(re.search(r"/runs/(\d+)/", page.url).group(1))
+    assert page.request.get(f"/api/runs/{run}/").json()["feature_gates"] == {
+        "GenericWorkload": True, "GangScheduling": True}
+
+
+def test_a_gate_the_release_refuses_is_named_on_the_form(page):
+    page.console_errors.allow(r"status of 400 .*/api/runs/")   # the refusal the form shows
+    cluster = cluster_id(page, "taints-affinity")
+    page.goto(f"/clusters/{cluster}/")
+    page.get_by_label("kube-scheduler release").select_option("1.35")
+    gates = page.get_by_label("Feature gates")
+    gates.fill("GangScheduling=true")
+    page.get_by_role("button", name="Start a run").click()
+    expect(page.locator("#cluster-status")).to_have_text(
+        "feature_gates: GangScheduling is enabled, but depends on features that are "
+        "disabled: [GenericWorkload]")
+    expect(gates).to_have_class(re.compile(r"\binvalid\b"))
+    assert re.search(r"/clusters/\d+/$", page.url)
