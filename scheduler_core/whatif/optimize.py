@@ -9,6 +9,12 @@ before any pending pod is placed still honoured (scheduler_core.whatif.static).
 For each pod the scheduler left pending that the global placement binds, `gained` names the
 early decision that blocked it: the first pod the scheduler bound to that node which the
 global placement puts elsewhere (or leaves out).
+
+The global placement holds as a whole: every pod passes every modelled Filter plugin with all
+the others in place. The scheduler's need not: a pod's required pod affinity and DoNotSchedule
+spread are checked in its own cycle only, and a pod bound later can break them. Those pods are
+the scheduler's `violations`; when there are none, the solver binds at least as many pods
+(the scheduler's placement is its starting point and lower bound).
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ from ..plugins.names import (
     VOLUME_ZONE,
 )
 from .cpsat import PlacementModel
+from .probe import refusals
 from .scenario import Scenario
 from .static import filter_plugins, view_of
 
@@ -123,11 +130,12 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
     optimal = {p.key: placed.get(p.key) for p in pending}
     scheduler_bindings = {p.key: bindings.get(p.key) for p in pending}
     used = filter_plugins(base, placeable)
+    violations = refusals(scenario.scheduler(), scheduler_bindings)
     return {
         "schemaVersion": 1,
         "release": scenario.features.release,
         "scheduler": {"bound": sum(1 for n in scheduler_bindings.values() if n),
-                      "bindings": scheduler_bindings},
+                      "bindings": scheduler_bindings, "violations": violations},
         "optimal": {"bound": len(placed), "bindings": optimal, "status": status},
         "unmodelled": [name for name in used if name not in MODELLED],
         "gained": blocked_by(scheduler_bindings, optimal, bound_cycles),

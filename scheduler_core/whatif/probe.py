@@ -4,6 +4,8 @@ What `framework.RunFilterPluginsWithNominatedPods` would answer for that node in
 the pod: PreFilter over every node of the snapshot (spreading and inter-pod affinity count
 the whole cluster), then each Filter plugin on the node, stopping at the first rejection.
 Nominated pods are not added (a probe is asked outside the queue).
+
+`refusals` asks it of a whole placement: each placed pod with every other one in place.
 """
 from __future__ import annotations
 
@@ -29,3 +31,25 @@ def filter_status(scheduler: Scheduler, pod: PodInfo, node_name: str) -> Status:
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "node(s) didn't satisfy plugin(s) "
                       f"[{' '.join(sorted(narrowed_by))}]")
     return fwk.run_filter_plugins(state, pod, ni)
+
+
+def refusals(scheduler: Scheduler, placement: dict[str, str | None]) -> list[dict]:
+    """Each pod of `placement` (pod key -> node, None: pending) that a Filter plugin refuses
+    on its node once every other pod of the placement is in place, with the plugin's words.
+
+    kube-scheduler checks a pod's required pod affinity and DoNotSchedule spread only in the
+    pod's own cycle (IgnoredDuringExecution): a pod bound later, without such a constraint,
+    can break an earlier pod's; the scheduler's placement can be refused here."""
+    placed = [p for p in scheduler.pods if placement.get(p.key)]
+    for pod in placed:
+        scheduler.cache.assume(pod, placement[pod.key])
+    out = []
+    for pod in placed:
+        node = placement[pod.key]
+        scheduler.cache.remove_pod(pod)
+        status = filter_status(scheduler, pod, node)
+        if not status.is_success():
+            out.append({"pod": pod.key, "node": node, "plugin": status.plugin,
+                        "message": status.message()})
+        scheduler.cache.assume(pod, node)
+    return out
