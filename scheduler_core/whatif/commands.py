@@ -165,6 +165,11 @@ def format_optimize(out: dict) -> str:
         if b is not None:
             lines.append(f"{g['pod']} fits {g['optimalNode']}, which cycle {b['cycle']} gave to "
                          f"{b['pod']} (globally on {b['optimalNode'] or 'no node'})")
+    if sched["violations"]:
+        lines.append("bound by the scheduler, broken by a pod bound later (affinity and spread "
+                     "are checked in the pod's own cycle only):")
+        lines += [f"  {v['pod']} on {v['node']}: {v['plugin']}: {v['message']}"
+                  for v in sched["violations"]]
     if out["unmodelled"]:
         lines.append("not modelled by the solver: " + ", ".join(out["unmodelled"]))
     return "\n".join(lines) + "\n"

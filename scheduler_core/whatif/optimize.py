@@ -113,6 +113,8 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
         scenario.warnings.append("optimize: the timeline's steps are not part of the global "
                                  "placement; it places the pods pending at the start")
     bindings, bound_cycles = scheduler_placement(scenario)
+    scheduler_bindings = {p.key: bindings.get(p.key) for p in pending}
+    violations = refusals(scenario.scheduler(), scheduler_bindings)
     placeable = [p for p in pending if _admitted(base, p)]
     started = time.perf_counter()
     views = [view_of(base, p) for p in placeable]
@@ -128,9 +130,7 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
         raise InputError(f"the solver stopped with {status} before finding any placement; "
                          "raise --time-limit")
     optimal = {p.key: placed.get(p.key) for p in pending}
-    scheduler_bindings = {p.key: bindings.get(p.key) for p in pending}
     used = filter_plugins(base, placeable)
-    violations = refusals(scenario.scheduler(), scheduler_bindings)
     return {
         "schemaVersion": 1,
         "release": scenario.features.release,

@@ -1,17 +1,20 @@
 """optimize: the global placement is checked by the engine's own Filter plugins."""
+import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from scheduler_core.errors import InputError
 from scheduler_core.testing import make_node, make_pod
+from scheduler_core.whatif.commands import format_optimize
 from scheduler_core.whatif.optimize import Limits, optimize
-from scheduler_core.whatif.probe import filter_status
+from scheduler_core.whatif.probe import refusals
 from scheduler_core.whatif.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,19 +28,8 @@ def scenario(*docs) -> Scenario:
 def violations(sc: Scenario, placement: dict[str, str | None]) -> list[str]:
     """Every placed pod, with all the others placed, run through the engine's PreFilter and
     every enabled Filter plugin on its node; what any plugin refuses."""
-    scheduler = sc.scheduler()
-    placed = [p for p in scheduler.pods if placement.get(p.key)]
-    for pod in placed:
-        scheduler.cache.assume(pod, placement[pod.key])
-    out = []
-    for pod in placed:
-        node = pod.node_name
-        scheduler.cache.remove_pod(pod)
-        status = filter_status(scheduler, pod, node)
-        if not status.is_success():
-            out.append(f"{pod.key} on {node}: {status.plugin}: {status.message()}")
-        scheduler.cache.assume(pod, node)
-    return out
+    return [f"{r['pod']} on {r['node']}: {r['plugin']}: {r['message']}"
+            for r in refusals(sc.scheduler(), placement)]
 
 
 def test_an_early_pod_that_took_the_only_node_of_a_later_one_is_placed_elsewhere():
@@ -45,8 +37,8 @@ def test_an_early_pod_that_took_the_only_node_of_a_later_one_is_placed_elsewhere
              make_node("large", cpu="4", labels={HOST: "large"})]
     pods = [make_pod("early", cpu="2"), make_pod("late", cpu="4")]
     out = optimize(scenario(*nodes, *pods), workers=1)
-    assert out["scheduler"] == {"bound": 1, "bindings": {"default/early": "large",
-                                                          "default/late": None}}
+    assert out["scheduler"] == {"bound": 1, "violations": [],
+                                "bindings": {"default/early": "large", "default/late": None}}
     assert out["optimal"] == {"bound": 2, "status": "OPTIMAL",
                               "bindings": {"default/early": "small", "default/late": "large"}}
     assert out["gained"] == [{"pod": "default/late", "optimalNode": "large", "blockedBy": {
@@ -94,6 +86,49 @@ def test_topology_spread_do_not_schedule_holds_in_the_placement():
     sc = scenario(*nodes, *pods)
     out = optimize(sc, workers=1)
     assert out["optimal"]["bound"] == 7      # zones z1 and z2 hold 2 each: z0 at most 3
+    assert violations(sc, out["optimal"]["bindings"]) == []
+
+
+# --- the scheduler's placement need not hold as a whole ------------------------------------------
+# Found by the property test below (one cluster in a few hundred, both engine paths): the
+# scheduler bound 2 pods, the solver 1. kube-scheduler checks a pod's required pod affinity and
+# DoNotSchedule spread in that pod's cycle only; a pod bound later without the constraint
+# breaks it, and the global placement, which holds as a whole, cannot repeat that.
+def one_pod_nodes(*zones: str) -> list[dict]:
+    return [make_node(f"n{i}", cpu="1", labels={HOST: f"n{i}", ZONE: z})
+            for i, z in enumerate(zones)]
+
+
+def test_a_pod_bound_after_the_first_of_an_affinity_group_elsewhere_breaks_its_affinity():
+    pods = [make_pod("first", cpu="1", labels={"app": "a"}, affinity=together("a", HOST)),
+            make_pod("later", cpu="1", labels={"app": "a"})]
+    sc = scenario(*one_pod_nodes("z0", "z1"), *pods)
+    out = optimize(sc, workers=1)
+    assert out["scheduler"]["bindings"] == {"default/first": "n0", "default/later": "n1"}
+    assert out["scheduler"]["violations"] == [{
+        "pod": "default/first", "node": "n0", "plugin": "InterPodAffinity",
+        "message": "node(s) didn't match pod affinity rules"}]
+    assert out["optimal"]["bound"] == 1 and out["optimal"]["status"] == "OPTIMAL"
+    assert violations(sc, out["optimal"]["bindings"]) == []
+    assert format_optimize(out).splitlines()[4:6] == [
+        "bound by the scheduler, broken by a pod bound later (affinity and spread are checked "
+        "in the pod's own cycle only):",
+        "  default/first on n0: InterPodAffinity: node(s) didn't match pod affinity rules"]
+
+
+def test_a_pod_bound_after_a_spread_pod_in_its_zone_breaks_its_skew():
+    pods = [make_pod("spread", cpu="1", labels={"app": "a"},
+                     topologySpreadConstraints=spread("a", ZONE, 1)),
+            make_pod("later", cpu="1", labels={"app": "a"}, nodeSelector={ZONE: "z0"})]
+    nodes = [make_node("n0", cpu="2", labels={HOST: "n0", ZONE: "z0"}),
+             make_node("n1", cpu="0", labels={HOST: "n1", ZONE: "z1"})]
+    sc = scenario(*nodes, *pods)
+    out = optimize(sc, workers=1)
+    assert out["scheduler"]["bindings"] == {"default/spread": "n0", "default/later": "n0"}
+    assert out["scheduler"]["violations"] == [{
+        "pod": "default/spread", "node": "n0", "plugin": "PodTopologySpread",
+        "message": "node(s) didn't match pod topology spread constraints"}]
+    assert out["optimal"]["bound"] == 1 and out["optimal"]["status"] == "OPTIMAL"
     assert violations(sc, out["optimal"]["bindings"]) == []
 
 
@@ -151,18 +186,46 @@ def clusters(draw):
     return nodes + pods
 
 
-# Derandomized: CI runs the same 40 clusters every time (one random cluster once gave the
-# solver 1 pod to the scheduler's 2 and did not come back when replayed; see issue 31).
-@settings(max_examples=40, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(clusters())
-def test_the_global_placement_passes_every_enabled_filter_plugin_and_binds_at_least_as_many(
-        docs):
+# Plugins whose constraint is checked in the constrained pod's cycle only; a pod bound later
+# can break it. Every other one holds both ways (resources, ports, anti-affinity).
+ONE_WAY = {"InterPodAffinity", "PodTopologySpread"}
+
+
+def check_global_placement(docs) -> None:
     sc = scenario(*docs)
     out = optimize(sc, workers=1, time_limit=20)
     assert out["optimal"]["status"] == "OPTIMAL"
-    assert out["optimal"]["bound"] >= out["scheduler"]["bound"]
     assert violations(sc, out["optimal"]["bindings"]) == []
+    assert {v["plugin"] for v in out["scheduler"]["violations"]} <= ONE_WAY
+    if not out["scheduler"]["violations"]:
+        assert out["optimal"]["bound"] >= out["scheduler"]["bound"]
+
+
+# The same 40 clusters every run, and a further 15 from a seed drawn per run (named on failure;
+# OPTIMIZE_PROPERTY_SEED replays it).
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(clusters())
+def test_the_global_placement_holds_and_binds_at_least_as_many_on_40_fixed_clusters(docs):
+    check_global_placement(docs)
+
+
+RUN_SEED = int(os.environ.get("OPTIMIZE_PROPERTY_SEED") or random.SystemRandom().getrandbits(32))
+
+
+def test_the_global_placement_holds_and_binds_at_least_as_many_on_clusters_drawn_per_run():
+    @seed(RUN_SEED)
+    @settings(max_examples=15, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(clusters())
+    def check(docs):
+        check_global_placement(docs)
+
+    try:
+        check()
+    except Exception as exc:
+        raise AssertionError(f"clusters drawn from seed {RUN_SEED}: replay with "
+                             f"OPTIMIZE_PROPERTY_SEED={RUN_SEED}") from exc
 
 
 # --- the command line ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { placementRows } from "../whatif/placement-model.js";
+import { placementRows, violationLines } from "../whatif/placement-model.js";
 
 test("only pods placed differently are rows, a pod the scheduler left pending is gained", () => {
   const out = {
@@ -19,4 +19,11 @@ test("a pod pending in both placements is no row", () => {
   const out = { scheduler: { bindings: { "default/big": null } },
                 optimal: { bindings: { "default/big": null } } };
   assert.deepEqual(placementRows(out), []);
+});
+
+test("each pod of the scheduler's placement refused as a whole is a line naming plugin and message", () => {
+  const out = { scheduler: { bindings: {}, violations: [
+    { pod: "default/first", node: "n0", plugin: "InterPodAffinity", message: "node(s) didn't match pod affinity rules" }] } };
+  assert.deepEqual(violationLines(out), ["default/first on n0: InterPodAffinity: node(s) didn't match pod affinity rules"]);
+  assert.deepEqual(violationLines({ scheduler: { bindings: {}, violations: [] } }), []);
 });

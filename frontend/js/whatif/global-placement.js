@@ -1,10 +1,11 @@
 // The run view's "Global placement" panel: the engine's optimize answer for the run's cluster
 // (GET /api/runs/<id>/global-placement/) beside the scheduler's own placement: the pods whose
 // node differs, the pods the scheduler left pending that the solver binds with the early
-// decision that took their node, and the Filter plugins the solver does not model.
+// decision that took their node, the scheduler's pods whose constraints later pods broke, and
+// the Filter plugins the solver does not model.
 import { api } from "../api.js";
 import { $, clear, el, setStatus } from "../util.js";
-import { placementRows } from "./placement-model.js";
+import { placementRows, violationLines } from "./placement-model.js";
 
 const TIME_LIMIT_SECONDS = 10;
 
@@ -27,6 +28,12 @@ function render(target, out) {
   if (out.gained.length) {
     target.append(el("h3", "Left pending by the scheduler, bound globally"),
                   el("ul.blocked#global-gained", out.gained.map(blockedLine)));
+  }
+  const broken = violationLines(out);
+  if (broken.length) {
+    target.append(el("h3", "Bound by the scheduler, refused once later pods are in place"),
+                  el("p.muted", "Required pod affinity and DoNotSchedule spread are checked in a pod's own cycle only: a pod bound later broke these. The global placement holds as a whole, so it can bind fewer pods than the scheduler."),
+                  el("ul.blocked#global-violations", broken.map((line) => el("li", line))));
   }
   if (rows.length) {
     target.append(el("div.table-wrap", el("table.data#global-table",

@@ -9,3 +9,9 @@ export function placementRows(out) {
     .map(([pod, node]) => ({ pod, scheduler: sched[pod] || null, global: node || null,
                              gained: !sched[pod] && Boolean(node) }));
 }
+
+/** The pods the scheduler bound that a Filter plugin refuses once the pods bound after them
+ *  are in place (its placement does not hold as a whole), one line each. */
+export function violationLines(out) {
+  return out.scheduler.violations.map((v) => `${v.pod} on ${v.node}: ${v.plugin}: ${v.message}`);
+}
