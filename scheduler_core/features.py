@@ -60,7 +60,11 @@ VERSIONED_SPECS: dict[str, tuple[Spec, ...]] = {
     "DRADeviceTaintRules": _specs((35, False, ALPHA), (36, False, BETA), (37, True, GA)),
     "DRADeviceTaints": _specs((33, False, ALPHA), (36, True, BETA), (37, True, GA)),
     "DRAExtendedResource": _specs((34, False, ALPHA), (36, True, BETA), (37, True, GA, True)),
-    "DRAFractionalCapacityRange": _specs((37, True, BETA)),
+    # v1.37 lists (1.37, false, Beta) and (1.37, true, Beta, MinCompatibilityVersion 1.37):
+    # the second holds only with --min-compatibility-version 1.37, and kube-scheduler's
+    # default is one minor below its version (featuregate's NewVersionedFeatureGate,
+    # featureSpecAtEmulationAndMinCompatVersion), so at v1.37 the gate is off by default.
+    "DRAFractionalCapacityRange": _specs((37, False, BETA)),
     "DRAListTypeAttributes": _specs((36, False, ALPHA)),
     "DRANodeAllocatableResources": _specs((36, False, ALPHA)),
     "DRAOptionalNodeOperations": _specs((37, False, ALPHA)),
@@ -115,10 +119,18 @@ MODELLED = frozenset({
     "NominatedNodeNameForExpectation", "PodLevelResources",
     "TaintTolerationComparisonOperators",
 })
-# pkg/features/kube_features.go's defaultKubernetesFeatureGateDependencies (as of v1.35), for
-# the gates listed here: a gate may be on only while the gates it depends on are on.
-# component-base checks them when the flag is set from v1.35 on (featuregate's
-# unsafeSetFromMap); v1.34's featuregate has no dependencies.
+# pkg/features/kube_features.go's defaultKubernetesFeatureGateDependencies, for the gates
+# listed here: a gate may be on only while the gates it depends on are on. component-base
+# checks them when the flag is set from v1.35 on (featuregate's unsafeSetFromMap, unchanged in
+# the v1.36+ featuregate with MinCompatibilityVersion); v1.34's featuregate has none. A gate a
+# release does not know is never on there, so one table serves every release.
+# Read from kube_features.go at v1.35 (the newest stored copy with this table). v1.36's and
+# v1.37's tables are not in the stored source; the v1.37 scheduler feature list's comments and
+# featuregate's AddDependencies rules (no dependency on a less stable gate) agree with the rows
+# below, and the last two rows are v1.36/v1.37 additions known from reports of kube-apiserver's
+# refusal ("CompositePodGroup is enabled, but depends on features that are disabled:
+# [TopologyAwareWorkloadScheduling]") and of v1.36's table (TopologyAwareWorkloadScheduling
+# under GenericWorkload), not read in Go.
 DEPENDENCIES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("DRAAdminAccess", "DRAConsumableCapacity", "DRADeviceTaints",
                      "DRAExtendedResource", "DRAPartitionableDevices", "DRAPrioritizedList",
@@ -128,6 +140,8 @@ DEPENDENCIES: dict[str, tuple[str, ...]] = {
     "GangScheduling": ("GenericWorkload",),
     "InPlacePodLevelResourcesVerticalScaling": ("InPlacePodVerticalScaling",
                                                 "PodLevelResources", "NodeDeclaredFeatures"),
+    "TopologyAwareWorkloadScheduling": ("GenericWorkload",),
+    "CompositePodGroup": ("GenericWorkload", "TopologyAwareWorkloadScheduling"),
 }
 DEPENDENCIES_SINCE = 35
 # component-base's own gates: set every unset alpha (beta) gate at once.

@@ -141,3 +141,49 @@ def test_batching_is_warned_of_where_it_could_change_placements(release, flag, w
     notes = feature_gates(release, flag).notes
     assert any(n.startswith("--feature-gates: OpportunisticBatching is on") for n in notes) \
         is warned
+
+
+# component-base/featuregate/feature_gate.go (the v1.36+ one, with MinCompatibilityVersion):
+# setUnsetAlphaGates turns on every alpha gate not set explicitly, then unsafeSetFromMap checks
+# each gate that is on against kube_features.go's dependencies, beta gates included.
+@pytest.mark.parametrize("release", ["1.35", "1.36"])
+def test_all_alpha_is_accepted_while_the_workload_api_gate_is_alpha(release):
+    gates = feature_gates(release, "AllAlpha=true")
+    assert gates.enabled("GenericWorkload") and gates.enabled("GangScheduling")
+
+
+def test_all_alpha_alone_is_refused_on_v1_37_where_generic_workload_is_beta_and_off():
+    with pytest.raises(FeatureGateError) as info:
+        feature_gates("1.37", "AllAlpha=true")
+    assert str(info.value) == (
+        'invalid argument "AllAlpha=true" for "--feature-gates" flag: '
+        "[CompositePodGroup is enabled, but depends on features that are disabled: "
+        "[GenericWorkload], GangScheduling is enabled, but depends on features that are "
+        "disabled: [GenericWorkload], TopologyAwareWorkloadScheduling is enabled, but depends "
+        "on features that are disabled: [GenericWorkload]]")
+
+
+@pytest.mark.parametrize("flag", ["AllAlpha=true,AllBeta=true",
+                                  "AllAlpha=true,GenericWorkload=true"])
+def test_all_alpha_on_v1_37_is_accepted_with_generic_workload_on(flag):
+    gates = feature_gates("1.37", flag)
+    assert gates.enabled("CompositePodGroup") and gates.enabled("GenericWorkload")
+
+
+def test_composite_pod_groups_need_the_workload_api_and_topology_aware_scheduling():
+    with pytest.raises(FeatureGateError) as info:
+        feature_gates("1.37", "CompositePodGroup=true")
+    assert info.value.detail == ("CompositePodGroup is enabled, but depends on features that "
+                                 "are disabled: [GenericWorkload TopologyAwareWorkloadScheduling]")
+    assert feature_gates("1.37", "GenericWorkload=true,TopologyAwareWorkloadScheduling=true,"
+                                 "CompositePodGroup=true").enabled("CompositePodGroup")
+
+
+# The v1.37 scheduler feature list gives DRAFractionalCapacityRange two Beta specs at 1.37, the
+# default-on one with MinCompatibilityVersion 1.37; featureSpecAtEmulationAndMinCompatVersion
+# skips it under the default min compatibility version (one minor below, 1.36).
+def test_fractional_capacity_ranges_are_beta_and_off_by_default_on_v1_37():
+    assert not feature_gates("1.37").enabled("DRAFractionalCapacityRange")
+    assert feature_gates("1.37", "AllBeta=true").enabled("DRAFractionalCapacityRange")
+    with pytest.raises(FeatureGateError):
+        feature_gates("1.36", "DRAFractionalCapacityRange=true")
