@@ -217,6 +217,18 @@ def test_cli_refuses_a_template_whose_copies_would_take_a_node_name(tmp_path, fi
            '"n-2"' in done.stderr
 
 
+def test_cli_refuses_a_template_that_is_not_a_valid_node_in_one_line_naming_the_field(
+        tmp_path, files):
+    cluster, _ = files
+    node = tmp_path / "bad.yaml"
+    node.write_text(yaml.safe_dump(make_node("tmpl", cpu="2x")))
+    done = run_plan(cluster, "--node-template", node)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"error: {node}: document 1: Node tmpl: field "
+                                  "status.capacity.cpu: quantities must match")
+    assert done.stderr.count("\n") == 1
+
+
 # --- the search on its own: trials stood in by a table of which pods each count binds -----------
 def fake_trials(monkeypatch, bound_at, guess=0):
     """run_trial answers from bound_at(count) -> number of the 10 pods bound; an extra copy

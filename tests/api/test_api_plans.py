@@ -73,6 +73,8 @@ def test_the_templates_warnings_are_in_the_answer_once(
     ({"template": ""}, "template", "give the template Node as YAML or JSON"),
     ({"template": "kind: Pod\napiVersion: v1\nmetadata: {name: p}\n"}, "template",
      "template: field kind: a node template is exactly one Node document, found 1 Pod"),
+    ({"template": yaml.safe_dump(node("extra", "2x"))}, "template",
+     "template: document 1: Node extra: field status.allocatable.cpu: quantities must match"),
     ({"template": TEMPLATE, "maxNodes": 0}, "maxNodes", "must be a whole number from 1 to 1000"),
     ({"template": TEMPLATE.replace("extra", "n"), "maxNodes": 3}, "template",
      'template: Node n: field metadata.name: copies of the template would be named like node '
