@@ -47,13 +47,13 @@ def release_gates(value: str | None, *, field: str = "release") -> FeatureGates:
 
 
 def run_gates(release: str | None, gates: str | dict | None, *,
-              field: str = "feature_gates") -> FeatureGates:
+              field: str = "feature_gates", release_field: str = "release") -> FeatureGates:
     """The release's gates with the user's `gates` on top, as kube-scheduler's --feature-gates
     takes them ("A=true,B=false") or as its configuration's featureGates map ({"A": true}),
     refused as `simulate --feature-gates` refuses them (scheduler_core.features): an unknown
     gate, a locked gate set to the other value, a gate on whose dependency is off. A refusal
     is a 400 under `field`, in component-base's words, which name the gate."""
-    features = release_gates(release)
+    features = release_gates(release, field=release_field)
     if isinstance(gates, dict):
         for name, value in gates.items():
             if not isinstance(value, bool):

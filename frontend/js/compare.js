@@ -209,11 +209,15 @@ $("#compare-form").addEventListener("submit", async (e) => {
   try {
     const configs = { a: configFor("a"), b: configFor("b") };
     const releases = { a: e.target.elements.release_a.value, b: e.target.elements.release_b.value };
+    const gates = { a: e.target.elements.feature_gates_a.value.trim(), b: e.target.elements.feature_gates_b.value.trim() };
     const [data, ca, cb] = await Promise.all([
-      api.post(urls.compare(clusterId), { ...configs, release_a: releases.a, release_b: releases.b, seed: Number(e.target.elements.seed.value || 0) }),
-      api.post(urls.profileCheck, { config: configs.a, release: releases.a }),
-      api.post(urls.profileCheck, { config: configs.b, release: releases.b })]);
+      api.post(urls.compare(clusterId), {
+        ...configs, release_a: releases.a, release_b: releases.b, feature_gates_a: gates.a, feature_gates_b: gates.b,
+        seed: Number(e.target.elements.seed.value || 0) }),
+      api.post(urls.profileCheck, { config: configs.a, release: releases.a, feature_gates: gates.a }),
+      api.post(urls.profileCheck, { config: configs.b, release: releases.b, feature_gates: gates.b })]);
     const diffs = ca.ok && cb.ok ? differences(ca.profiles, cb.profiles) : [];
+    if (data.a.feature_gates !== data.b.feature_gates) diffs.unshift(`feature gates: ${data.a.feature_gates || "defaults"} · ${data.b.feature_gates || "defaults"}`);
     if (releases.a !== releases.b) diffs.unshift(`kube-scheduler release: v${releases.a} · v${releases.b}`);
     for (const side of ["a", "b"]) for (const w of data[side].warnings || []) diffs.push(`${side.toUpperCase()} warning: ${w}`);
     render(data, { a: sides.a.name.value || "A", b: sides.b.name.value || "B" }, diffs);

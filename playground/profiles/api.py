@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from playground.api import serializers as s
 from playground.api.base import READ_ERRORS, WRITE_ERRORS, PlaygroundMixin, errors
-from playground.engine import default_config, release_gates
+from playground.engine import default_config, run_gates
 from playground.profiles import text
 from playground.profiles.models import SchedulerProfile
 from playground.profiles.selectors import expand_profiles, plugin_catalog
@@ -43,10 +43,19 @@ def release_field():
                                  default=DEFAULT_RELEASE, help_text=RELEASE_HELP)
 
 
+def gates_field():
+    return serializers.JSONField(
+        required=False, default="",
+        help_text="feature gates on top of the release's defaults, as kube-scheduler's "
+                  '--feature-gates takes them ("A=true,B=false") or as a map; refused as a '
+                  "run refuses them")
+
+
 class CheckSerializer(serializers.Serializer):
     config = serializers.JSONField(required=False, allow_null=True, default=None,
                                    help_text=CONFIG_HELP)
     release = release_field()
+    feature_gates = gates_field()
 
 
 class CompareSerializer(serializers.Serializer):
@@ -54,6 +63,8 @@ class CompareSerializer(serializers.Serializer):
     b = serializers.JSONField(required=False, allow_null=True, default=None, help_text=CONFIG_HELP)
     release_a = release_field()
     release_b = release_field()
+    feature_gates_a = gates_field()
+    feature_gates_b = gates_field()
     seed = serializers.IntegerField(required=False, default=0, min_value=-(2**63),
                                     max_value=2**63 - 1)
 
@@ -96,7 +107,8 @@ class ProfileCheckView(PlaygroundMixin, APIView):
         request=CheckSerializer, responses={200: CHECK_ANSWER, **errors(400, 401, 403)})
     def post(self, request):
         data = self.validated(CheckSerializer)
-        return Response(expand_profiles(data["config"], release_gates(data["release"])))
+        return Response(expand_profiles(data["config"],
+                                        run_gates(data["release"], data["feature_gates"])))
 
 
 class ProfileCompareView(PlaygroundMixin, APIView):
@@ -116,8 +128,9 @@ class ProfileCompareView(PlaygroundMixin, APIView):
         data = self.validated(CompareSerializer)
         return Response(compare_profiles(
             cluster=cluster, a=data["a"], b=data["b"], seed=data["seed"],
-            releases=(release_gates(data["release_a"], field="release_a"),
-                      release_gates(data["release_b"], field="release_b"))))
+            releases=tuple(run_gates(data[f"release_{side}"], data[f"feature_gates_{side}"],
+                                     field=f"feature_gates_{side}",
+                                     release_field=f"release_{side}") for side in "ab")))
 
 
 class ProfileView(PlaygroundMixin, APIView):

@@ -73,10 +73,13 @@ def _schedule(documents: list, config: dict | None, seed: int,
     node's usage, and the warnings of input that release does not honour."""
     # The engine writes into the manifests it loads (spec.nodeName on binding): give it a copy.
     cluster = load_documents([("cluster", copy.deepcopy(documents))], features=features)
+    for note in features.notes:   # as simulate's load_scheduler: the gates' warnings
+        cluster.warnings.append(note)
     sched = build_scheduler(cluster, config, seed=seed, out_of_tree=out_of_tree_plugins())
     sched.run()
     usage = {ni.name: node_usage(ni) for ni in sched.cache.node_infos.values()}
-    return {"release": features.release, "warnings": sched.warnings.to_list(),
+    return {"release": features.release, "feature_gates": features.flag(),
+            "warnings": sched.warnings.to_list(),
             "bindings": dict(sched.bindings), "pending": sched.pending_reasons(),
             "usage": usage, "cycles": sched.cycle_count, "time": sched.clock}
 

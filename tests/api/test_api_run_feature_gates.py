@@ -87,3 +87,44 @@ def test_comparing_two_runs_names_each_ones_gates(api, cluster):
     body = api.get(f"/api/runs/compare/?a={a['id']}&b={b['id']}").json()
     assert body["a"]["run"]["feature_gates"] == "GenericWorkload=true,GangScheduling=true"
     assert body["b"]["run"]["feature_gates"] == ""
+
+
+GANG = "GenericWorkload=true,GangScheduling=true"
+
+
+@pytest.mark.parametrize("gates, on", [("", False), (GANG, True)])
+def test_the_profile_check_follows_the_gates(api, gates, on):
+    # applyGangScheduling (apis/config/v1/default_plugins.go): the plugin joins the default
+    # profile with its gate.
+    body = api.post("/api/profiles/check/", {"config": None, "release": "1.36",
+                                             "feature_gates": gates}, format="json").json()
+    assert body["ok"]
+    assert ("GangScheduling" in body["profiles"][0]["points"]["preEnqueue"]) is on
+
+
+def test_a_check_with_a_gate_the_release_lacks_is_refused_by_field(api):
+    response = api.post("/api/profiles/check/", {"release": "1.35",
+                                                 "feature_gates": "CompositePodGroup=true"},
+                        format="json")
+    assert response.status_code == 400
+    assert response.json() == {"feature_gates": ["unrecognized feature gate: CompositePodGroup"]}
+
+
+def test_compare_runs_each_side_under_its_gates(api, cluster):
+    body = api.post(f"/api/clusters/{cluster.pk}/compare/",
+                    {"release_a": "1.36", "release_b": "1.36", "feature_gates_b": GANG,
+                     "seed": 1}, format="json").json()
+    assert (body["a"]["feature_gates"], body["b"]["feature_gates"]) == ("", GANG)
+
+
+@pytest.mark.parametrize("extra, field, message", [
+    ({"feature_gates_b": "GangScheduling=true", "release_b": "1.35"}, "feature_gates_b",
+     "GangScheduling is enabled, but depends on features that are disabled: [GenericWorkload]"),
+    ({"feature_gates_a": "Nope=true"}, "feature_gates_a", "unrecognized feature gate: Nope"),
+    ({"feature_gates_a": "Nope=true", "release_a": "2.0"}, "release_a",
+     '"2.0" is not a release the engine follows; accepted: 1.34, 1.35, 1.36, 1.37'),
+])
+def test_compare_refuses_a_side_s_gates_naming_its_field(api, cluster, extra, field, message):
+    response = api.post(f"/api/clusters/{cluster.pk}/compare/", extra, format="json")
+    assert response.status_code == 400
+    assert response.json() == {field: [message]}

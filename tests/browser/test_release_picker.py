@@ -95,3 +95,27 @@ def test_a_gate_the_release_refuses_is_named_on_the_form(page):
         "disabled: [GenericWorkload]")
     expect(gates).to_have_class(re.compile(r"\binvalid\b"))
     assert re.search(r"/clusters/\d+/$", page.url)
+
+
+def test_compare_puts_one_side_under_other_feature_gates(page):
+    cluster = cluster_id(page, "taints-affinity")
+    page.goto(f"/clusters/{cluster}/compare/")
+    page.get_by_label("kube-scheduler release of side A").select_option("1.36")
+    page.get_by_label("kube-scheduler release of side B").select_option("1.36")
+    page.get_by_label("Feature gates of side B").fill("GenericWorkload=true,GangScheduling=true")
+    page.get_by_role("button", name="Run the comparison").click()
+    expect(page.locator("#compare-status")).to_contain_text("Done", timeout=30_000)
+    expect(page.locator("#differences")).to_contain_text(
+        "feature gates: defaults · GenericWorkload=true,GangScheduling=true")
+
+
+def test_the_profile_editor_checks_against_the_gates_typed(page):
+    cluster = cluster_id(page, "taints-affinity")
+    page.goto(f"/clusters/{cluster}/profile/")
+
+    def asks_with_the_gates(request) -> bool:
+        return (request.url.endswith("/api/profiles/check/")
+                and (request.post_data_json or {}).get("feature_gates") == "GenericWorkload=true")
+
+    with page.expect_request(asks_with_the_gates):
+        page.get_by_label("Feature gates to check against").fill("GenericWorkload=true")

@@ -10,7 +10,8 @@ import { prof, redraw, root, s } from "./state.js";
 
 export const recheck = debounce(async () => {
   try {
-    s.check = await api.post(urls.profileCheck, { config: tidy(clone(s.config)), release: $("#release-select").value });
+    s.check = await api.post(urls.profileCheck, {
+      config: tidy(clone(s.config)), release: $("#release-select").value, feature_gates: $("#gates-input").value.trim() });
   } catch (err) {
     s.check = { ok: false, errors: [err.message] };
   }

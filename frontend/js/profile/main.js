@@ -65,6 +65,7 @@ $("#profile-select").addEventListener("change", (e) => {
 });
 // The check (and the effective plugins it shows) follows the chosen kube-scheduler release.
 $("#release-select").addEventListener("change", () => recheck());
+$("#gates-input").addEventListener("input", () => recheck());
 
 $("#save").addEventListener("click", async () => {
   if (s.yamlError) {
