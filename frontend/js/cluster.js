@@ -143,8 +143,14 @@ async function loadRuns() {
     el("td", el("a", { href: urls.runPage(r.id) }, r.name || `run ${r.id}`)),
     el("td.small", el("code", { title: "scheduler names · digest of the run's configuration" }, r.profile)),
     el("td", el("span.status-pill", { class: `status-pill ${r.status}` }, r.status)),
-    el("td", `v${r.release}`), el("td.num", String(r.seed)), el("td.num", String(r.cycle_count)),
+    el("td", `v${r.release}`, gatesNote(r.feature_gates)), el("td.num", String(r.seed)), el("td.num", String(r.cycle_count)),
     el("td.num", String(r.pods_bound)), el("td.small", new Date(r.created).toLocaleString()))))));
+}
+
+/** The gates a run set on top of its release, as --feature-gates writes them (none: nothing). */
+function gatesNote(gates) {
+  const flag = Object.entries(gates || {}).map(([k, v]) => `${k}=${v}`).join(",");
+  return flag ? el("span.small.muted", { title: `feature gates: ${flag}` }, ` + ${flag}`) : null;
 }
 
 $("#start-form").addEventListener("submit", async (event) => {

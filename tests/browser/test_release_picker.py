@@ -80,6 +80,9 @@ def test_a_run_started_with_feature_gates_shows_them_beside_its_release(page):
     run = int(re.search(r"/runs/(\d+)/", page.url).group(1))
     assert page.request.get(f"/api/runs/{run}/").json()["feature_gates"] == {
         "GenericWorkload": True, "GangScheduling": True}
+    page.goto(f"/clusters/{cluster}/")
+    expect(page.locator("tr", has_text=f"run {run}")).to_contain_text(
+        "v1.36 + GenericWorkload=true,GangScheduling=true")
 
 
 def test_a_gate_the_release_refuses_is_named_on_the_form(page):
