@@ -22,7 +22,8 @@ class RunGlobalPlacementView(PlaygroundMixin, APIView):
     @extend_schema(
         summary="The global placement of the run's pending pods beside the scheduler's",
         description="`python -m scheduler_core optimize` on the run's cluster: the scheduler's "
-                    "bindings, the solver's (status OPTIMAL, or FEASIBLE when the time limit "
+                    "bindings with the pods a pod bound later broke (`scheduler.violations`), "
+                    "the solver's (status OPTIMAL, or FEASIBLE when the time limit "
                     "stopped it), the pods the scheduler left pending that it binds with the "
                     "early decision that took their node (`gained`), and the enabled Filter "
                     "plugins it does not model (`unmodelled`). 413 past the solver's limits.",

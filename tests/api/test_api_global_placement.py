@@ -16,6 +16,7 @@ def test_it_binds_the_pod_the_scheduler_left_pending_and_names_the_early_decisio
     assert response.status_code == 200, response.json()
     out = response.json()
     assert out["scheduler"]["bound"] == 2 and out["scheduler"]["bindings"]["default/batch"] is None
+    assert out["scheduler"]["violations"] == []
     assert (out["optimal"]["bound"], out["optimal"]["status"]) == (3, "OPTIMAL")
     (gained,) = out["gained"]
     assert gained["pod"] == "default/batch" and gained["optimalNode"] == "large"
