@@ -280,11 +280,13 @@ def _key_text(key: str, depth: int) -> bytes:
 
 
 class TraceObserver(Observer):
-    """Collects the contract's `cycles` list."""
+    """Collects the contract's `cycles` list. tables: names and shapes interned by an earlier
+    observer of the same run (the web path observes a run chunk by chunk, and interning a
+    cluster's node names costs more than a chunk's cycles)."""
 
-    def __init__(self):
+    def __init__(self, tables: Tables | None = None):
         self.cycles: list[TraceRecorder] = []
-        self.tables = Tables()
+        self.tables = tables if tables is not None else Tables()
 
     def begin_cycle(self, index, time, pod, profile):
         rec = TraceRecorder(index, time, pod, profile, self.tables)

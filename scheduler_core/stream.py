@@ -9,6 +9,8 @@ import heapq
 from collections import Counter
 from operator import attrgetter, neg
 
+import numpy as np
+
 from .observe import CycleRecorder, Observer
 
 _NAME = attrgetter("name")
@@ -53,11 +55,15 @@ class SummaryRecorder(CycleRecorder):
             summary["rejected"][plugin] = summary["rejected"].get(plugin, 0) + 1
 
     def filter_many(self, plugins, names, rows, stops, statuses):
-        # Counted, not walked node by node as the default does (one trail per node).
-        stopped = Counter(stop for row, stop in zip(_plain(rows), _plain(stops))
-                          if row in statuses)
+        # Counted, not walked node by node as the default does (one trail per node): the
+        # rejected nodes are those stopped before the last plugin (TraceRecorder's reading).
         summary = self.data["filter"]
-        summary["feasible"] += len(rows) - sum(stopped.values())
+        summary["feasible"] += len(rows)
+        if not statuses:
+            return
+        stops = np.asarray(stops)
+        stopped = Counter(stops[stops < len(plugins)].tolist())
+        summary["feasible"] -= stopped.total()
         for stop, count in stopped.items():
             plugin = plugins[stop]
             summary["rejected"][plugin] = summary["rejected"].get(plugin, 0) + count

@@ -46,6 +46,7 @@ from scheduler_core import tracepack
 from scheduler_core.observe import MultiObserver, TraceObserver
 from scheduler_core.session import RunSession
 from scheduler_core.stream import SummaryObserver, summarize
+from scheduler_core.tracecols import Tables
 
 logger = logging.getLogger(__name__)
 
@@ -70,9 +71,9 @@ class _Collector:
     """What one chunk observed: full traces for CycleRecords, summary events for the stream,
     and the bindings as they were before it (`before`)."""
 
-    def __init__(self, before: dict[str, str | None]):
+    def __init__(self, before: dict[str, str | None], tables: Tables | None = None):
         self.before = before
-        self.trace = TraceObserver()
+        self.trace = TraceObserver(tables)
         self.events: list[dict] = []
         self.summaries: list[dict] = []
         self.victims: list[dict] = []
@@ -161,7 +162,7 @@ def _advance_held(run_id: int, holder: str, target: int | None, run: Run | None)
     seconds = FIRST_CHUNK_SECONDS
     while True:
         with entry.lock:
-            collector = _Collector(stored)
+            collector = _Collector(stored, entry.tables)
             _run_chunk(session, collector, target, limit, seconds)
             stored = dict(session.scheduler.bindings)
             seconds = min(2 * seconds, CHUNK_SECONDS)

@@ -26,6 +26,7 @@ from scheduler_core.features import feature_gates
 from scheduler_core.observe import Observer, TraceRecorder
 from scheduler_core.session import RunSession
 from scheduler_core.stream import LIST_POINTS
+from scheduler_core.tracecols import Tables
 
 # Replaying (no observer) is cheap per cycle; renew the lease at least this often meanwhile.
 REPLAY_SLICE_SECONDS = 2.0
@@ -75,12 +76,16 @@ class _OpenCycles(Observer):
 
 
 class SessionEntry:
-    __slots__ = ("lock", "session", "open")
+    __slots__ = ("lock", "open", "session", "tables")
 
     def __init__(self):
         self.lock = threading.Lock()
         self.session: RunSession | None = None
         self.open: dict[int, OpenCycle] = {}  # the session's cycles stored open, by index
+        # The names and trail shapes the run's chunks have interned, for the next chunk's
+        # trace (interning 5,000 node names anew costs about a chunk of cycles; a stored
+        # cycle re-interns its own, tracepack).
+        self.tables = Tables()
 
 
 class SessionCache:
