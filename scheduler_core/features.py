@@ -116,7 +116,7 @@ MODELLED = frozenset({
     "DRADeviceBindingConditions", "DRADeviceTaints", "DRAExtendedResource",
     "DRAPartitionableDevices", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus",
     "GangScheduling", "GenericWorkload", "NodeDeclaredFeatures",
-    "NominatedNodeNameForExpectation", "PodLevelResources",
+    "NominatedNodeNameForExpectation", "OpportunisticBatching", "PodLevelResources",
     "TaintTolerationComparisonOperators",
 })
 # pkg/features/kube_features.go's defaultKubernetesFeatureGateDependencies, for the gates
@@ -284,19 +284,7 @@ def feature_gates(release: str = DEFAULT_RELEASE,
     values.update({k: v for k, v in explicit.items() if k in known})
     if minor_of(release) >= DEPENDENCIES_SINCE:
         _check_dependencies(values, text)
-    if values.get("OpportunisticBatching") and not values.get("DRAExtendedResource"):
-        notes.append(BATCHING_NOTE.format(release))
     return FeatureGates(release, MappingProxyType(values), tuple(explicit.items()), tuple(notes))
-
-
-# OpportunisticBatching can only take effect while NodeResourcesFit and BalancedAllocation sign
-# pods, that is with DRAExtendedResource off (their SignPod refuses otherwise): v1.35's
-# defaults, or a release whose DRAExtendedResource gate is set off (docs/ENGINE.md).
-BATCHING_NOTE = ("--feature-gates: OpportunisticBatching is on and DRAExtendedResource off "
-                 "(v{}): kube-scheduler may place the next pod of the same signature on the "
-                 "previous cycle's next-ranked node without filtering and scoring every node; "
-                 "the engine runs every cycle in full, so such pods may land on other, "
-                 "equally ranked nodes")
 
 
 def _check_dependencies(values: dict[str, bool], text: str) -> None:

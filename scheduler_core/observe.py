@@ -73,6 +73,10 @@ class CycleRecorder:
         """The binding cycle wrote the pod's status.nominatedNodeName: PreBind will work for
         it, or it waits on Permit (NominatedNodeNameForExpectation)."""
 
+    def batch(self, entry: dict) -> None:
+        """OpportunisticBatching's part in the cycle (framework/batch.py): the dict is
+        completed once the cycle has a host, before finish."""
+
     def finish(self, outcome: str, node: str | None, message: str, time: float) -> None:
         pass
 
@@ -236,6 +240,9 @@ class TraceRecorder(CycleRecorder):
 
     def nominated(self, node):
         self._data["nominatedNodeName"] = node
+
+    def batch(self, entry):
+        self._data["batch"] = entry
 
     def finish(self, outcome, node, message, time):
         self._data.update(outcome=outcome, node=node, message=message)

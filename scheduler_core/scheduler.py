@@ -23,6 +23,7 @@ from .extenders.dispatch import (
     prioritize_with_extenders,
 )
 from .features import FeatureGates
+from .framework.batch import OpportunisticBatch
 from .framework.cycle_state import CycleState
 from .framework.diagnosis import Diagnosis, FitError
 from .framework.registry import Registry
@@ -31,6 +32,7 @@ from .framework.status import Code, SchedulingError, Status
 from .loader import Cluster
 from .plugins.dynamicresources.objects import release_claims
 from .plugins.registry import default_registry
+from .plugins.signing import profile_signer
 from .queue import (
     MAX_UNSCHEDULABLE_STAY,
     UNSCHEDULABLE,
@@ -50,6 +52,9 @@ QUEUE_SORT_BEFORE = 10   # the contract's queueSort.before: at most this many po
 TERMINAL_PHASES = ("Succeeded", "Failed")
 # Where DefaultPreemption leaves the candidates it weighed and why its node won, for the trace.
 PREEMPTION_DETAIL_KEY = "DefaultPreemption/detail"
+# Where findNodesThatFitPod leaves OpportunisticBatching's hint for schedulePod:
+# (hint or "", signature, the cycle's batch trace entry).
+BATCH_HINT_KEY = "OpportunisticBatch/hint"
 
 
 class WaitingPod:
@@ -206,6 +211,13 @@ class Scheduler:
             fwk = Framework(profile, self.registry, handle)
             handle.framework = fwk
             self.frameworks[profile.scheduler_name] = fwk
+        # OpportunisticBatching (v1.35+): one batch per profile (frameworkImpl.batch).
+        self.batches: dict[str, OpportunisticBatch] = {}
+        if self.features.enabled("OpportunisticBatching"):
+            for name, fwk in self.frameworks.items():
+                self.batches[name] = OpportunisticBatch(
+                    profile_signer(fwk, bool(self.extenders), self.features),
+                    fwk.run_filter_plugins, lambda node: self.snapshot.get(node))
         first = next(iter(self.frameworks.values()))
         self.queue = SchedulingQueue(
             first.less, self._pre_enqueue, lambda: self.clock,
@@ -428,9 +440,21 @@ class Scheduler:
         if not feasible:
             raise FitError(pod, len(nodes), diagnosis)
         if len(feasible) == 1:
+            self._store_batch(fwk, state, feasible[0].name, None)
             return feasible[0].name
         totals = self._prioritize(fwk, state, pod, feasible, rec)
-        return self._select_host(feasible, totals)
+        best = select_index(totals, self.rng)
+        if fwk.profile_name in self.batches:
+            self._store_batch(fwk, state, feasible[best].name, _ranking(feasible, totals, best))
+        return feasible[best].name
+
+    def _store_batch(self, fwk, state, host: str, others: list[str] | None) -> None:
+        """StoreScheduleResults: the ranking of the nodes after the host, for the next pod."""
+        batch = self.batches.get(fwk.profile_name)
+        if batch is not None:
+            hint, signature, entry = state.get(BATCH_HINT_KEY)
+            batch.store_schedule_results(signature, hint, host, others, self.cycle_count,
+                                         self.clock, entry)
 
     def _find_nodes_that_fit(self, fwk, state, pod, rec):
         diagnosis = Diagnosis()
@@ -445,8 +469,10 @@ class Scheduler:
             diagnosis.pre_filter_msg = status.message()
             diagnosis.add_plugin_status(status)
             return [], diagnosis
-        if pod.nominated_node_name:
-            feasible = self._evaluate_nominated_node(fwk, state, pod, diagnosis, rec)
+        hint = self._node_hint(fwk, state, pod, rec)
+        if pod.nominated_node_name or hint:
+            # A nominated node (preemption's) comes first; a batch hint is tried the same way.
+            feasible = self._evaluate_nominated_node(fwk, state, pod, diagnosis, rec, hint)
             if feasible:
                 return feasible, diagnosis
         nodes = all_nodes
@@ -463,8 +489,19 @@ class Scheduler:
         self.next_start_node_index = (self.next_start_node_index + processed) % len(all_nodes)
         return self._filter_with_extenders(pod, feasible, diagnosis, rec), diagnosis
 
-    def _evaluate_nominated_node(self, fwk, state, pod, diagnosis, rec):
-        ni = self.snapshot.get(pod.nominated_node_name)
+    def _node_hint(self, fwk, state, pod, rec) -> str:
+        """GetNodeHint, asked even when the pod has a nominated node (as Go does)."""
+        batch = self.batches.get(fwk.profile_name)
+        if batch is None:
+            return ""
+        hint, signature, entry = batch.get_node_hint(state, pod, self.cycle_count, self.clock)
+        state.write(BATCH_HINT_KEY, (hint, signature, entry))
+        if rec is not None:
+            rec.batch(entry)
+        return hint
+
+    def _evaluate_nominated_node(self, fwk, state, pod, diagnosis, rec, hint: str = ""):
+        ni = self.snapshot.get(pod.nominated_node_name or hint)
         if ni is None:
             return []
         feasible = self._find_nodes_that_pass_filters(fwk, state, pod, diagnosis, [ni], rec)
@@ -547,10 +584,6 @@ class Scheduler:
         if rec is not None:
             rec.total_scores(feasible, totals)
         return totals
-
-    def _select_host(self, feasible, totals) -> str:
-        """The highest total; ties broken by reservoir sampling with the run's seed."""
-        return feasible[select_index(totals, self.rng)].name
 
     # --- failures ----------------------------------------------------------------------------
     def _handle_fit_error(self, fwk, state, qpi, fit: FitError, rec) -> None:
@@ -789,3 +822,11 @@ def _parse_time(text: str) -> float:
         return datetime.fromisoformat(str(text).replace("Z", "+00:00")).timestamp()
     except ValueError:
         return RUN_EPOCH
+
+
+def _ranking(feasible, totals, best: int) -> list[str]:
+    """The scored nodes after the host, best first: what Go's sortedNodeScores heap pops next.
+    Go orders equal totals by a random number per node; here they keep the Filter order,
+    one of the orders Go can draw."""
+    order = sorted((i for i in range(len(feasible)) if i != best), key=lambda i: -totals[i])
+    return [feasible[i].name for i in order]

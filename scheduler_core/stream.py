@@ -86,6 +86,9 @@ class SummaryRecorder(CycleRecorder):
     def nominated(self, node):
         self.data["nominatedNodeName"] = node
 
+    def batch(self, entry):
+        self.data["batch"] = entry
+
     def finish(self, outcome, node, message, time):
         self.data.update(outcome=outcome, node=node, message=message[:2000], endTime=time)
 
@@ -124,6 +127,8 @@ def summarize(trace: dict, end_time: float | None = None) -> dict:
                              "victims": list(pre.get("victims") or [])[:20]}
     if trace.get("nominatedNodeName"):
         out["nominatedNodeName"] = trace["nominatedNodeName"]
+    if trace.get("batch"):
+        out["batch"] = trace["batch"]
     if end_time is not None:
         out["endTime"] = end_time
     return out

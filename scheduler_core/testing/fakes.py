@@ -123,7 +123,8 @@ def run(plugins, nodes, pods, *, config=None, enabled=None, seed=0, max_cycles=N
     docs = copy.deepcopy(list(nodes) + list(other_objects) + list(pods))
     cluster = load_documents([("test.yaml", docs)], features=features)
     trace = TraceObserver()
-    sched = Scheduler(cluster, parse_configuration(config, reg), seed=seed, observer=trace,
+    sched = Scheduler(cluster, parse_configuration(config, reg, features=features), seed=seed,
+                      observer=trace,
                       registry=reg)
     sched.run(max_cycles)
     return sched, trace.to_list()

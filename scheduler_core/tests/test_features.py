@@ -123,24 +123,18 @@ def test_asking_for_a_gate_the_engine_does_not_list_is_a_programming_error():
 
 
 def test_setting_a_gate_the_engine_does_not_model_is_accepted_with_a_warning():
-    gates = feature_gates("1.35", "OpportunisticBatching=false,NodeDeclaredFeatures=true")
-    assert not gates.enabled("OpportunisticBatching")
-    assert gates.notes == ("--feature-gates: OpportunisticBatching: the engine does not model "
+    gates = feature_gates("1.35", "SchedulerAsyncAPICalls=false,NodeDeclaredFeatures=true")
+    assert not gates.enabled("SchedulerAsyncAPICalls")
+    assert gates.notes == ("--feature-gates: SchedulerAsyncAPICalls: the engine does not model "
                            "this gate; setting it changes nothing in this run",)
 
 
-@pytest.mark.parametrize("release, flag, warned", [
-    ("1.34", "", False),   # no OpportunisticBatching gate
-    ("1.35", "", True),    # on, and DRAExtendedResource (alpha) off: pods are signed
-    ("1.35", "OpportunisticBatching=false", False),
-    ("1.36", "", False),   # DRAExtendedResource on: Fit and BalancedAllocation refuse to sign
-    ("1.36", "DRAExtendedResource=false", True),
-    ("1.37", "", False),   # DRAExtendedResource GA, locked on: batching never applies
-])
-def test_batching_is_warned_of_where_it_could_change_placements(release, flag, warned):
-    notes = feature_gates(release, flag).notes
-    assert any(n.startswith("--feature-gates: OpportunisticBatching is on") for n in notes) \
-        is warned
+@pytest.mark.parametrize("release, flag", [
+    ("1.35", ""), ("1.35", "OpportunisticBatching=false"), ("1.36", "DRAExtendedResource=false"),
+    ("1.37", "")])
+def test_batching_is_modelled_and_not_warned_of(release, flag):
+    # framework/batch.py models it (tests/test_opportunistic_batching.py).
+    assert not any("OpportunisticBatching" in n for n in feature_gates(release, flag).notes)
 
 
 # component-base/featuregate/feature_gate.go (the v1.36+ one, with MinCompatibilityVersion):

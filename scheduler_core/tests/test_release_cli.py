@@ -66,7 +66,6 @@ def test_declared_features_a_release_lacks_are_warned_of(cluster, release, gates
     result = json.loads(out.stdout)
     want = ([f"{cluster}: document 1: Node n1: field status.declaredFeatures: node declared "
              f"features {warned}"] if warned else [])
-    # v1.35 also warns that OpportunisticBatching could apply (features.BATCHING_NOTE).
     want += list(feature_gates(release, gates).notes)
     assert result["warnings"] == want
     assert out.stderr.decode().splitlines() == [f"Warning: {line}" for line in want]
