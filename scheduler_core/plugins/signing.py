@@ -47,7 +47,7 @@ def _canonical(value) -> str:
 
 def _tolerations(plugin, pod: PodInfo, features) -> dict:
     # tainttoleration.go, nodeunschedulable.go (TolerationsSigner: sorted by key, value)
-    return {TOLERATIONS: sorted((_canonical(t) for t in pod.tolerations))}
+    return {TOLERATIONS: sorted(_canonical(t) for t in pod.tolerations)}
 
 
 def _volumes(plugin, pod: PodInfo, features) -> dict:

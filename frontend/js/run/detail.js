@@ -155,6 +155,7 @@ export class CyclePanel {
           : "The pod has no scheduling gates: SchedulingGates let it into activeQ."));
         break;
       case "filter":
+        parts.push(batchBox(cycle.batch));
         parts.push(full ? this.filterMatrix(cycle) : this.filterSummary(cycle));
         if (full) parts.push(extenderFilterBox(filterTrails(cycle)));
         break;
@@ -400,3 +401,22 @@ export class CyclePanel {
 }
 
 export { POINT_INDEX };
+
+/** OpportunisticBatching (v1.35+, the cycle's `batch`): whether the previous cycle's ranking
+ * gave this pod its node, so Filter ran on that node alone and nothing was scored. */
+function batchBox(batch) {
+  if (!batch) return null;
+  const lines = [];
+  if (!batch.signed) {
+    lines.push(el("p", "OpportunisticBatching: the pod has no signature (", el("code", batch.unsignable || ""), "), so no earlier ranking can be reused."));
+  } else if (batch.hint) {
+    const prev = batch.previousNode;
+    lines.push(el("p", "OpportunisticBatching: same signature as the previous pod, whose node ",
+      prev ? el("b", prev.node) : "", prev ? ` now rejects it (${prev.plugin}: ${(prev.reasons || []).join(", ")})` : "",
+      "; the previous ranking's next node ", el("b", batch.hint), " is tried alone",
+      batch.result === "hint_used" ? ": it passed, so the pod goes there without scoring." : "."));
+  } else {
+    lines.push(el("p.small.muted", `OpportunisticBatching: signed, no hint (${batch.noHint}).`));
+  }
+  return el("div.batch-box", lines);
+}

@@ -326,6 +326,30 @@ def test_members_below_min_count_stay_out_of_the_queue(tmp_path, release):
     assert QUORUM in s.pending_reasons()["default/w-0"]
 
 
+@pytest.mark.parametrize("release", ["1.36", "1.37"])
+def test_the_pod_group_scheduling_cycle_is_warned_of_as_not_modelled(tmp_path, release):
+    """v1.36+ with GenericWorkload: ScheduleOne sends a pod with spec.schedulingGroup to
+    scheduleOnePodGroup (schedule_one.go, schedule_one_podgroup.go), which the engine does
+    not model: the PodGroup's policy is named, and so is each field of an unmodelled feature."""
+    text = _cluster(release, 2, 2, "100m").replace(
+        "  schedulingPolicy: {gang: {minCount: 2}}",
+        "  schedulingPolicy: {gang: {minCount: 2}}\n"
+        "  schedulingConstraints: {topology: [{key: zone}]}\n"
+        "  priorityClassName: high")
+    result = _run(tmp_path, text, release)
+    where = f"{tmp_path / 'gang.yaml'}: document 3: PodGroup default/workers: field"
+    warnings = [w for w in result.scheduler.warnings.to_list() if "PodGroup" in w]
+    assert [w.split(": ", 4)[3] for w in warnings] == [
+        "field spec.schedulingPolicy", "field spec.schedulingConstraints",
+        "field spec.priorityClassName"]
+    assert all(w.startswith(where) for w in warnings)
+    assert f"kube-scheduler v{release} schedules the pods of a pod group together" in warnings[0]
+    assert "PlacementFeasible: all of minCount or none" in warnings[0]
+    assert "topology-aware workload scheduling" in warnings[1]
+    assert "workload-aware preemption" in warnings[2]
+    assert all(result.scheduler.bindings.values())
+
+
 @pytest.mark.parametrize("release", ["1.35", "1.36", "1.37"])
 def test_with_the_gates_off_the_objects_and_fields_are_warned_of_and_pods_run_alone(
         tmp_path, release):
