@@ -82,11 +82,23 @@ def _image_names(plugin, pod: PodInfo, features) -> dict:
     return {IMAGE_NAMES: sorted(_pod_images(pod))}   # imagelocality.go
 
 
+DRA_EXTENDED = "signature disabled when dra extended resources enabled"
+DEFAULT_SPREAD = "pods with default topology constraints are not signable"
+
+
+def _dra_extended(features) -> bool:
+    return features is not None and features.enabled("DRAExtendedResource")
+
+
+def _default_spread(plugin) -> bool:
+    return plugin.system_defaulted or any(plugin.default_constraints.values())
+
+
 def _resources(plugin, pod: PodInfo, features) -> dict:
     # noderesources/fit.go and balanced_allocation.go: with DRAExtendedResource a pod's
     # extended resources may come from DRA, which a signature cannot tell.
-    if features is not None and features.enabled("DRAExtendedResource"):
-        raise Unsignable("signature disabled when dra extended resources enabled")
+    if _dra_extended(features):
+        raise Unsignable(DRA_EXTENDED)
     r = pod.requests   # computePodResourceRequest: pod-level requests and overhead included
     return {RESOURCES: _canonical([r.milli_cpu, r.memory, r.ephemeral_storage, r.scalar])}
 
@@ -101,8 +113,8 @@ def _topology_spread(plugin, pod: PodInfo, features) -> dict:
     # podtopologyspread/plugin.go: spreading depends on other nodes' pods, not on this node.
     if pod.spec.get("topologySpreadConstraints"):
         raise Unsignable("pods with topology constraints are not signable")
-    if plugin.system_defaulted or any(plugin.default_constraints.values()):
-        raise Unsignable("pods with default topology constraints are not signable")
+    if _default_spread(plugin):
+        raise Unsignable(DEFAULT_SPREAD)
     return {}
 
 
@@ -170,6 +182,9 @@ def profile_signer(fwk, has_extenders: bool, features):
                f"signatures disabled: plugin(s) {', '.join(unsupported)} cannot sign pods")
         return lambda pod: (None, why)
     signers = [(name, _signer_of(name, pl), pl) for name, pl in plugins.items()]
+    refusal = _refusal_for_every_pod(signers, features)
+    if refusal is not None:
+        return refusal
 
     def sign(pod: PodInfo):
         sig = {SCHEDULER_NAME: pod.scheduler_name}
@@ -180,4 +195,40 @@ def profile_signer(fwk, has_extenders: bool, features):
                 return None, f"{name}: {exc}"
         return _canonical(sig), ""
 
+    return sign
+
+
+# Signers that may refuse one pod and sign another (the others sign every pod, or none).
+_MAY_REFUSE = (_dynamic_resources, _topology_spread, _inter_pod_affinity, _own_signer)
+
+
+def _every_pod_refusal(signer, plugin, features) -> str:
+    """Fit and BalancedAllocation with DRAExtendedResource, PodTopologySpread with default
+    constraints: their SignPod refuses whatever the pod (v1.36+, and the default profile)."""
+    if signer is _resources and _dra_extended(features):
+        return DRA_EXTENDED
+    if signer is _topology_spread and _default_spread(plugin):
+        return DEFAULT_SPREAD
+    return ""
+
+
+def _refusal_for_every_pod(signers, features):
+    """When a plugin refuses every pod, sign(pod) need only run the plugins up to it that may
+    refuse this pod in other words first (Go's SignPod stops at the first refusal, in the same
+    order); None when every plugin may sign."""
+    found = next(((i, refusal) for i, (_, signer, plugin) in enumerate(signers)
+                  if (refusal := _every_pod_refusal(signer, plugin, features))), None)
+    if found is None:
+        return None
+    i, refusal = found
+    first = [s for s in signers[:i + 1] if s[1] in _MAY_REFUSE]
+    why = f"{signers[i][0]}: {refusal}"
+
+    def sign(pod: PodInfo):
+        for name, earlier, pl in first:
+            try:
+                earlier(pl, pod, features)
+            except Unsignable as exc:
+                return None, f"{name}: {exc}"
+        return None, why
     return sign

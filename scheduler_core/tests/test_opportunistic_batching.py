@@ -361,3 +361,36 @@ def test_pods_differing_only_in_a_configmap_volume_share_a_signature():
 def test_a_profile_with_extenders_signs_no_pod():
     assert profile_sign(extenders=True)(PodInfo(make_pod("p"))) == (
         None, "signatures disabled: the profile has extenders")
+
+
+@pytest.mark.parametrize("release", ["1.35", "1.37"])
+def test_a_profile_that_refuses_every_pod_names_the_first_refusal_as_go_would(release):
+    """The shortcut for a plugin that refuses every pod gives the words SignPod, plugin by
+    plugin in the profile's order, gives."""
+    sched, _ = run([], [scenario_node("n1", 10)], [], features=feature_gates(release),
+                   config=configuration({"schedulerName": "default-scheduler"}))
+    fwk = sched.frameworks["default-scheduler"]
+    sign = profile_signer(fwk, False, sched.features)
+    plugins = {}
+    for point in ("pre_filter_plugins", "filter_plugins", "pre_score_plugins", "score_plugins"):
+        for pl in getattr(fwk, point):
+            plugins.setdefault(pl.name(), pl)
+
+    def one_by_one(pod):
+        for name, pl in plugins.items():
+            try:
+                SIGNERS[name](pl, pod, sched.features)
+            except Unsignable as exc:
+                return None, f"{name}: {exc}"
+        return "signed", ""
+    pods = [make_pod("plain", cpu="1"),
+            make_pod("claims", resourceClaims=[{"name": "g", "resourceClaimName": "g"}]),
+            make_pod("spread", topologySpreadConstraints=[
+                {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+                 "labelSelector": {}}]),
+            make_pod("anti", affinity={"podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"topologyKey": "zone", "labelSelector": {}}]}})]
+    for pod in map(PodInfo, pods):
+        assert sign(pod) == one_by_one(pod)
+        assert sign(pod)[0] is None
