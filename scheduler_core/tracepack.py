@@ -15,6 +15,7 @@ import zlib
 from array import array
 
 import numpy as np
+import orjson
 
 from .observe import TraceRecorder
 from .tracecols import FilterColumns, ScoreColumns, Tables, TotalColumns, int_column
@@ -49,11 +50,11 @@ def _local(values: list, arrays: list) -> tuple[list, list[np.ndarray]]:
     every = np.concatenate(parts)
     if not len(every):
         return [], parts
-    unique, first = np.unique(every, return_index=True)
-    used = unique[np.argsort(first, kind="stable")]
-    lut = np.empty(int(used.max()) + 1, np.int64)
+    # dict keys keep the first use's order: no sort (a cycle's ids are a few thousand)
+    used = list(dict.fromkeys(every.tolist()))
+    lut = np.empty(max(used) + 1, np.int64)
     lut[used] = np.arange(len(used))
-    return [values[i] for i in used.tolist()], [lut[p] for p in parts]
+    return [values[i] for i in used], [lut[p] for p in parts]
 
 
 def pack(rec: TraceRecorder) -> bytes:
@@ -86,8 +87,17 @@ def pack(rec: TraceRecorder) -> bytes:
         "totals": None if totals is None else [id_index[id(totals.ids)],
                                                tail.column(totals.totals)],
     }
-    text = json.dumps(head, separators=(",", ":"), default=expand).encode()
+    text = _compact(head)
     return zlib.compress(_HEAD.pack(FORMAT, len(text)) + text + b"".join(tail.parts), _LEVEL)
+
+
+def _compact(head: dict) -> bytes:
+    """head as compact JSON: orjson, or json where orjson refuses a value (an integer beyond
+    64 bits). Either reads back as the same values."""
+    try:
+        return orjson.dumps(head, default=expand, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return json.dumps(head, separators=(",", ":"), default=expand).encode()
 
 
 def unpack(blob: bytes) -> TraceRecorder:

@@ -68,6 +68,17 @@ def test_odd_names_reasons_extenders_and_repeated_nodes_round_trip():
     assert_round_trip(rec)
 
 
+def test_a_value_orjson_refuses_round_trips_through_json():
+    """An integer beyond 64 bits (here a score detail) falls back to json, read back alike."""
+    rec = TraceRecorder(1, 0.0, pod_info(make_pod("p")), "default-scheduler")
+    nodes_scored = [type("N", (), {"name": "n1"})()]
+    rec.score("A", nodes_scored, [2**70], [2**70], 1, detail={"big": 2**70})
+    rec.total_scores(nodes_scored, [2**70])
+    rec.finish("Bound", "n1", "", 1.0)
+    assert_round_trip(rec)
+    assert unpack(pack(rec)).data["score"]["A"]["n1"]["detail"] == {"big": 2**70}
+
+
 def test_an_empty_cycle_round_trips():
     rec = TraceRecorder(0, 0.0, pod_info(make_pod("p")), "default-scheduler")
     assert_round_trip(rec)
