@@ -112,7 +112,7 @@ def advance(run_id: int, *, cycles: int | None = None, from_cycle: int | None = 
     connection after a pause (RECONNECT_DELAYS). Still down after the last pause, it stops
     with the run left `running`: its lease runs out and recovery (run_recover) takes over.
     """
-    claimed = claim(run_id, token, allow=ADVANCE_FROM)
+    claimed = claim(run_id, token, allow=ADVANCE_FROM, status=Run.RUNNING)
     if claimed is None:
         return {"run": run_id, "skipped": True}
     run, holder = claimed

@@ -132,8 +132,11 @@ def heartbeat(run_id: int, holder: str):
         thread.join()
 
 
-def claim(run_id: int, token: str | None, *, allow: tuple[str, ...]) -> tuple[Run, str] | None:
-    """The lock for this execution: (run, holder) or None when the task has nothing to do.
+def claim(run_id: int, token: str | None, *, allow: tuple[str, ...],
+          status: str | None = None) -> tuple[Run, str] | None:
+    """The lock for this execution: (run, holder) or None when the task has nothing to do;
+    `status`, when given, is set on the claimed run (a task started by hand on a created run
+    is running as if a request had started it: otherwise it stopped after its first chunk).
 
     token None (a task started by hand): take a free lock or raise RunBusy. A token the run
     still carries: ours. "<token>:<execution>" means the same task ran before: if that
@@ -163,5 +166,6 @@ def claim(run_id: int, token: str | None, *, allow: tuple[str, ...]) -> tuple[Ru
         holder = f"{token}:{uuid.uuid4().hex[:12]}"
         run.lock_token = holder
         run.lock_expires = now + timedelta(seconds=lease_seconds())
-        run.save(update_fields=["lock_token", "lock_expires", "updated"])
+        run.status = status or run.status
+        run.save(update_fields=["lock_token", "lock_expires", "status", "updated"])
         return run, holder

@@ -142,6 +142,17 @@ def test_a_retried_step_stores_the_same_cycles(run, alice, ref):
     assert CycleRecord.objects.filter(run=run).count() == 4
 
 
+def test_a_task_started_by_hand_on_a_created_run_goes_past_its_first_chunk(
+        run, ref, monkeypatch):
+    # A first chunk that ends after one cycle, as on a loaded machine: the task must go on.
+    monkeypatch.setattr(run_executor, "FIRST_CHUNK_SECONDS", 0.0)
+    result = run_advance.apply(kwargs={"run_id": run.pk, "cycles": 3}, throw=True).get()
+    run.refresh_from_db()
+    assert (result["status"], result["cycles"]) == (Run.PAUSED, 3)
+    assert (run.status, run.cycle_count) == (Run.PAUSED, 3)
+    assert traces(run) == ref["cycles"][:3]
+
+
 def run_python(code: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=clean_env(),
                           capture_output=True, text=True, timeout=300)
