@@ -33,6 +33,7 @@ from playground.runs.models import CycleRecord, Run
 from playground.runs.services import run_create
 from scheduler_core.simulate import simulate
 from tests.helpers import FIXTURES, ROOT, big_cluster_yaml, import_cluster, make_user
+from tests.runs.test_runs_feature_gates import SHORT_GANG
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -204,3 +205,24 @@ def test_several_runs_proceed_at_once_on_several_workers(workers, tmp_path):
     # Each worker ran one of them (a worker takes one task at a time: prefetch 1, acks late).
     for _, log in workers.processes:
         assert "scheduler_core.tasks.run_advance" in log.read_text(), workers.logs()
+
+
+@pytest.mark.parametrize(("gates", "bound"), [
+    ("", 2), ("GenericWorkload=true,GangScheduling=true", 0)])
+def test_a_worker_runs_the_engine_under_the_run_s_feature_gates(workers, gates, bound):
+    """The Celery worker builds the run's scheduler with its gates: a gang short of minCount
+    binds pod by pod with the Workload API's gates off, and waits at PreEnqueue with them on."""
+    alice = make_user("alice")
+    cluster = import_cluster(alice, "short-gang.yaml", text=SHORT_GANG)
+    api = APIClient()
+    api.force_login(alice)
+    created = api.post("/api/runs/", {"cluster": cluster.pk, "release": "1.37",
+                                      "feature_gates": gates}, format="json")
+    assert created.status_code == 201, created.content
+    run_id = created.json()["id"]
+    workers.start()
+    assert api.post(f"/api/runs/{run_id}/start/").status_code == 202
+    wait_for(lambda: Run.objects.get(pk=run_id).status != Run.RUNNING, RUN_TIMEOUT,
+             "the run to end", workers.logs)
+    run = Run.objects.get(pk=run_id)
+    assert (run.status, run.pods_bound) == (Run.FINISHED, bound), run.error
