@@ -10,6 +10,8 @@ import heapq
 import itertools
 import random
 
+import numpy as np
+
 from .cache import Cache
 from .columns import COLUMNS_KEY, vector_path_enabled
 from .columns.filtering import find_feasible
@@ -445,10 +447,10 @@ class Scheduler:
         totals = self._prioritize(fwk, state, pod, feasible, rec)
         best = select_index(totals, self.rng)
         if fwk.profile_name in self.batches:
-            self._store_batch(fwk, state, feasible[best].name, _ranking(feasible, totals, best))
+            self._store_batch(fwk, state, feasible[best].name, _Ranking(feasible, totals, best))
         return feasible[best].name
 
-    def _store_batch(self, fwk, state, host: str, others: list[str] | None) -> None:
+    def _store_batch(self, fwk, state, host: str, others) -> None:
         """StoreScheduleResults: the ranking of the nodes after the host, for the next pod."""
         batch = self.batches.get(fwk.profile_name)
         if batch is not None:
@@ -824,9 +826,19 @@ def _parse_time(text: str) -> float:
         return RUN_EPOCH
 
 
-def _ranking(feasible, totals, best: int) -> list[str]:
+
+class _Ranking:
     """The scored nodes after the host, best first: what Go's sortedNodeScores heap pops next.
-    Go orders equal totals by a random number per node; here they keep the Filter order,
-    one of the orders Go can draw."""
-    order = sorted((i for i in range(len(feasible)) if i != best), key=lambda i: -totals[i])
-    return [feasible[i].name for i in order]
+    Sorted only when the batch keeps it (a signed pod); its length is known at once. Go
+    orders equal totals by a random number per node; here they keep the Filter order, one of
+    the orders Go can draw."""
+
+    def __init__(self, feasible, totals, best: int):
+        self.feasible, self.totals, self.best = feasible, totals, best
+
+    def __len__(self) -> int:
+        return len(self.feasible) - 1
+
+    def __iter__(self):
+        order = np.argsort(-np.asarray(self.totals, dtype=np.int64), kind="stable")
+        return (self.feasible[i].name for i in order.tolist() if i != self.best)

@@ -89,10 +89,10 @@ class OpportunisticBatch:
             return NODE_NOT_FULL     # it could go there again: the old ranking says nothing
         return None
 
-    def store_schedule_results(self, signature, hinted: str, chosen: str,
-                               other_nodes: list[str] | None, cycle: int, now: float,
-                               entry: dict) -> None:
-        """StoreScheduleResults, after a cycle that found a host."""
+    def store_schedule_results(self, signature, hinted: str, chosen: str, other_nodes,
+                               cycle: int, now: float, entry: dict) -> None:
+        """StoreScheduleResults, after a cycle that found a host. other_nodes: the ranking
+        after the host (a sized iterable, read only when kept), or None."""
         self.last_cycle, self.last_chosen, self.last_succeeded = cycle, chosen, True
         if hinted and hinted == chosen:
             self.batched_pods += 1
@@ -100,8 +100,8 @@ class OpportunisticBatch:
             return
         entry["result"] = HINT_NOT_USED if hinted else NO_HINT
         if signature is not None and other_nodes:
-            self.state = BatchState(signature, other_nodes, now)
-            entry["stored"] = len(other_nodes)
+            self.state = BatchState(signature, list(other_nodes), now)
+            entry["stored"] = len(self.state.sorted_nodes)
             return
         entry["flushed"] = POD_NOT_BATCHABLE if other_nodes else EMPTY_LIST
         self.state = None
