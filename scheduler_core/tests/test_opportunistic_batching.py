@@ -394,3 +394,18 @@ def test_a_profile_that_refuses_every_pod_names_the_first_refusal_as_go_would(re
     for pod in map(PodInfo, pods):
         assert sign(pod) == one_by_one(pod)
         assert sign(pod)[0] is None
+
+
+def test_equal_totals_are_ranked_in_filter_order_after_the_host():
+    """Go's heap orders equal totals by a random number per node; the engine keeps the
+    Filter order (one of Go's draws): the second pod's hint is the first node Filter passed
+    that is not the first pod's."""
+    nodes = [scenario_node(f"n{i}", 1) for i in (1, 2, 3, 4)]
+    pods = [make_pod(f"p{i}", cpu="10", memory=str(4 * 1024 * 1024)) for i in (1, 2)]
+    _, cycles = run(scenario_plugins(), nodes, pods, config=scenario_config(),
+                    features=feature_gates("1.35"), seed=3)
+    first, second = cycles
+    assert len(set(first["totalScore"].values())) == 1     # every node ties
+    rest = [n for n in first["filter"] if n != first["node"]]
+    assert second["batch"]["hint"] == rest[0] == second["node"]
+    assert second["batch"]["remaining"] == 2
