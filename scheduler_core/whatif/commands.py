@@ -170,6 +170,9 @@ def format_optimize(out: dict) -> str:
                      "are checked in the pod's own cycle only):")
         lines += [f"  {v['pod']} on {v['node']}: {v['plugin']}: {v['message']}"
                   for v in sched["violations"]]
+    if sched["preempted"]:
+        lines.append("preempted by the scheduler (the global placement keeps running pods "
+                     "where they are): " + ", ".join(sched["preempted"]))
     if out["unmodelled"]:
         lines.append("not modelled by the solver: " + ", ".join(out["unmodelled"]))
     return "\n".join(lines) + "\n"

@@ -242,8 +242,9 @@ class PlacementModel:
     # bound, the highest sum of scores. Each phase starts from the best placement known (the
     # scheduler's, then the first phase's), kept as a lower bound once the model accepts it.
     # The model refuses the scheduler's placement when a pod bound later broke an earlier
-    # pod's affinity or spread (optimize's `violations`); only then (or when that check runs
-    # out of time and the answer is FEASIBLE) can it bind fewer pods than the scheduler.
+    # pod's affinity or spread (optimize's `violations`), or when the scheduler preempted a
+    # running pod the model keeps; only then (or when that check runs out of time and the
+    # answer is FEASIBLE) can it bind fewer pods than the scheduler.
     # Probing is off: on 15,000 booleans it spends the whole time limit in presolve before any
     # search.
 

@@ -13,8 +13,9 @@ global placement puts elsewhere (or leaves out).
 The global placement holds as a whole: every pod passes every modelled Filter plugin with all
 the others in place. The scheduler's need not: a pod's required pod affinity and DoNotSchedule
 spread are checked in its own cycle only, and a pod bound later can break them. Those pods are
-the scheduler's `violations`; when there are none, the solver binds at least as many pods
-(the scheduler's placement is its starting point and lower bound).
+the scheduler's `violations`. The global placement also keeps the running pods where they
+are, while the scheduler may have `preempted` some. When neither happened, the solver binds at
+least as many pods (the scheduler's placement is its starting point and lower bound).
 """
 from __future__ import annotations
 
@@ -68,13 +69,26 @@ class Limits:
                              f"of {self.pods} ({self.knobs[1]})")
 
 
-def scheduler_placement(scenario: Scenario) -> tuple[dict, list[dict]]:
-    """The scheduler's bindings and the cycles that bound pods, in order."""
-    outcomes = OutcomeObserver()
+class _Outcomes(OutcomeObserver):
+    """The cycles' outcomes and the running pods preemption evicted."""
+
+    def __init__(self):
+        super().__init__()
+        self.preempted: list[str] = []
+
+    def pod_event(self, event, pod, time, detail=None):
+        if event == "preempted":
+            self.preempted.append(pod.key)
+
+
+def scheduler_placement(scenario: Scenario) -> tuple[dict, list[dict], list[str]]:
+    """The scheduler's bindings, the cycles that bound pods in order, and the pods it
+    preempted."""
+    outcomes = _Outcomes()
     scheduler = scenario.scheduler(observer=outcomes)
     scheduler.run()
     bound = [c for c in outcomes.to_list() if c["outcome"] == "Bound"]
-    return dict(scheduler.bindings), bound
+    return dict(scheduler.bindings), bound, outcomes.preempted
 
 
 def _admitted(scheduler, pod) -> bool:
@@ -112,9 +126,9 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
     if base.life is not None and base.life.steps:
         scenario.warnings.append("optimize: the timeline's steps are not part of the global "
                                  "placement; it places the pods pending at the start")
-    bindings, bound_cycles = scheduler_placement(scenario)
+    bindings, bound_cycles, preempted = scheduler_placement(scenario)
     scheduler_bindings = {p.key: bindings.get(p.key) for p in pending}
-    violations = refusals(scenario.scheduler(), scheduler_bindings)
+    violations = refusals(scenario.scheduler(), scheduler_bindings, gone=frozenset(preempted))
     placeable = [p for p in pending if _admitted(base, p)]
     started = time.perf_counter()
     views = [view_of(base, p) for p in placeable]
@@ -135,7 +149,8 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
         "schemaVersion": 1,
         "release": scenario.features.release,
         "scheduler": {"bound": sum(1 for n in scheduler_bindings.values() if n),
-                      "bindings": scheduler_bindings, "violations": violations},
+                      "bindings": scheduler_bindings, "violations": violations,
+                      "preempted": preempted},
         "optimal": {"bound": len(placed), "bindings": optimal, "status": status},
         "unmodelled": [name for name in used if name not in MODELLED],
         "gained": blocked_by(scheduler_bindings, optimal, bound_cycles),

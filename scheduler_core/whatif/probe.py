@@ -33,13 +33,18 @@ def filter_status(scheduler: Scheduler, pod: PodInfo, node_name: str) -> Status:
     return fwk.run_filter_plugins(state, pod, ni)
 
 
-def refusals(scheduler: Scheduler, placement: dict[str, str | None]) -> list[dict]:
+def refusals(scheduler: Scheduler, placement: dict[str, str | None],
+             gone: frozenset[str] = frozenset()) -> list[dict]:
     """Each pod of `placement` (pod key -> node, None: pending) that a Filter plugin refuses
-    on its node once every other pod of the placement is in place, with the plugin's words.
+    on its node once every other pod of the placement is in place, and the running pods
+    `gone` (preempted) are not, with the plugin's words.
 
     kube-scheduler checks a pod's required pod affinity and DoNotSchedule spread only in the
     pod's own cycle (IgnoredDuringExecution): a pod bound later, without such a constraint,
     can break an earlier pod's; the scheduler's placement can be refused here."""
+    for pod in scheduler.pods:
+        if pod.key in gone:
+            scheduler.cache.remove_pod(pod)
     placed = [p for p in scheduler.pods if placement.get(p.key)]
     for pod in placed:
         scheduler.cache.assume(pod, placement[pod.key])

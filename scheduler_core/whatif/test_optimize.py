@@ -37,7 +37,7 @@ def test_an_early_pod_that_took_the_only_node_of_a_later_one_is_placed_elsewhere
              make_node("large", cpu="4", labels={HOST: "large"})]
     pods = [make_pod("early", cpu="2"), make_pod("late", cpu="4")]
     out = optimize(scenario(*nodes, *pods), workers=1)
-    assert out["scheduler"] == {"bound": 1, "violations": [],
+    assert out["scheduler"] == {"bound": 1, "violations": [], "preempted": [],
                                 "bindings": {"default/early": "large", "default/late": None}}
     assert out["optimal"] == {"bound": 2, "status": "OPTIMAL",
                               "bindings": {"default/early": "small", "default/late": "large"}}
@@ -132,6 +132,22 @@ def test_a_pod_bound_after_a_spread_pod_in_its_zone_breaks_its_skew():
     assert violations(sc, out["optimal"]["bindings"]) == []
 
 
+def test_a_running_pod_the_scheduler_preempted_stays_in_the_global_placement():
+    high = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+            "metadata": {"name": "high"}, "value": 1000}
+    docs = [high, make_node("n0", cpu="2", labels={HOST: "n0"}),
+            make_pod("low", cpu="2", node_name="n0"),
+            make_pod("high", cpu="2", priorityClassName="high")]
+    out = optimize(scenario(*docs), workers=1)
+    assert out["scheduler"] == {"bound": 1, "bindings": {"default/high": "n0"},
+                                "violations": [], "preempted": ["default/low"]}
+    assert out["optimal"] == {"bound": 0, "bindings": {"default/high": None},
+                              "status": "OPTIMAL"}
+    assert format_optimize(out).splitlines()[-2] == (
+        "preempted by the scheduler (the global placement keeps running pods where they are): "
+        "default/low")
+
+
 def test_a_cluster_beyond_the_limit_is_refused_naming_it():
     nodes = [make_node(f"n{i}", labels={HOST: f"n{i}"}) for i in range(3)]
     with pytest.raises(InputError, match="the cluster has 3 nodes, more than the solver's "
@@ -197,7 +213,7 @@ def check_global_placement(docs) -> None:
     assert out["optimal"]["status"] == "OPTIMAL"
     assert violations(sc, out["optimal"]["bindings"]) == []
     assert {v["plugin"] for v in out["scheduler"]["violations"]} <= ONE_WAY
-    if not out["scheduler"]["violations"]:
+    if not out["scheduler"]["violations"] and not out["scheduler"]["preempted"]:
         assert out["optimal"]["bound"] >= out["scheduler"]["bound"]
 
 

@@ -35,6 +35,9 @@ function render(target, out) {
                   el("p.muted", "Required pod affinity and DoNotSchedule spread are checked in a pod's own cycle only: a pod bound later broke these. The global placement holds as a whole, so it can bind fewer pods than the scheduler."),
                   el("ul.blocked#global-violations", broken.map((line) => el("li", line))));
   }
+  if (out.scheduler.preempted.length) {
+    target.append(el("p#global-preempted", `Preempted by the scheduler (the global placement keeps running pods where they are): ${out.scheduler.preempted.join(", ")}.`));
+  }
   if (rows.length) {
     target.append(el("div.table-wrap", el("table.data#global-table",
       el("thead", el("tr", el("th", "Pod"), el("th", "Scheduler"), el("th", "Global"))),
