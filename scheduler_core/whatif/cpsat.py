@@ -240,7 +240,8 @@ class PlacementModel:
     # --- objective and solving -------------------------------------------------------------
     # Two phases, as the contract orders them: the most pods bound, then, with that many
     # bound, the highest sum of scores. Each phase starts from the best placement known (the
-    # scheduler's, then the first phase's), kept as a lower bound once the model accepts it.
+    # scheduler's, then the first phase's); once the model accepts it, the answer never binds
+    # fewer pods than it.
     # The model refuses the scheduler's placement when a pod bound later broke an earlier
     # pod's affinity or spread (optimize's `violations`), or when the scheduler preempted a
     # running pod the model keeps; only then (or when that check runs out of time and the
@@ -274,16 +275,22 @@ class PlacementModel:
         deadline = time.perf_counter() + time_limit
         count = sum(self.x.values())
         chosen = {(i, n) for (i, n) in self.x if bindings.get(self.pods[i].key) == n}
-        if chosen and self._accepts(chosen, time_limit / 10):
-            self.m.Add(count >= len(chosen))
+        # The scheduler's placement, once accepted, is kept as an answer to beat rather than
+        # as a constraint `count >= len(chosen)` on the objective itself: OR-Tools 9.15's
+        # presolve aborts the process on some such models ("Check failed:
+        # context_->VarToConstraints(var).empty()", test_optimize's regression case).
+        accepted = chosen if chosen and self._accepts(chosen, time_limit / 10) else set()
         self.m.Maximize(count)
         self._hint(chosen)
         first = self._solver((deadline - time.perf_counter()) * 2 / 3, workers, seed)
         status = first.Solve(self.m)
-        if status not in STATUS_NAMES:
+        if status not in STATUS_NAMES and not accepted:
             return first.StatusName(status), {}
-        chosen = {key for key, x in self.x.items() if first.Value(x)}
         optimal = status == cp_model.OPTIMAL
+        if status in STATUS_NAMES:
+            chosen = {key for key, x in self.x.items() if first.Value(x)}
+        if not optimal and len(chosen) < len(accepted):
+            chosen = accepted
         self.m.Add(count >= len(chosen))
         self.m.Maximize(sum(x * self.scores[key] for key, x in self.x.items()))
         self._hint(chosen)

@@ -1,4 +1,5 @@
 """optimize: the global placement is checked by the engine's own Filter plugins."""
+import json
 import os
 import random
 import subprocess
@@ -259,3 +260,31 @@ def test_cli_bad_input_exits_2_with_one_line(extra, message):
     done = run_optimize(ROOT / "fixtures/locally-optimal.yaml", *extra)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == message + "\n"
+
+
+def test_a_cluster_whose_model_aborted_or_tools_presolve_is_solved(tmp_path):
+    """Found by the property test's generator: with the scheduler's count as a constraint on
+    the count objective, OR-Tools 9.15's presolve aborted the process (a failed CHECK, no
+    Python exception). Run as a subprocess, so a return of it fails this test alone."""
+    ssd = {"disk": "ssd"}
+    nodes = [make_node(f"n{i}", cpu=cpu, labels={**ssd, HOST: f"n{i}", ZONE: f"z{i % 2}"},
+                       pods="4", taints=[{"key": "gpu", "value": "yes", "effect": "NoSchedule"}]
+                       if i == 1 else None)
+             for i, cpu in enumerate(["2", "1", "4", "2", "2"])]
+    a, b = {"app": "a"}, {"app": "b"}
+    pods = [make_pod("p0", cpu="1500m", labels=a, topologySpreadConstraints=spread("a", ZONE, 1)),
+            make_pod("p1", cpu="1", labels=a, containers=[{
+                "name": "c", "image": "pause", "ports": [{"containerPort": 80, "hostPort": 8080}],
+                "resources": {"requests": {"cpu": "500m"}}}]),
+            make_pod("p2", cpu="500m", labels=a, affinity=together("b", ZONE)),
+            make_pod("p3", cpu="2500m", labels=a),
+            make_pod("p4", cpu="1500m", labels=b, affinity=anti("b", HOST), node_name="n3"),
+            make_pod("p5", cpu="3", labels=a, node_name="n4",
+                     topologySpreadConstraints=spread("a", HOST, 1))]
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(yaml.safe_dump_all(nodes + pods))
+    done = run_optimize(cluster, "--output", "json", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["scheduler"]["bound"], out["optimal"]["bound"]) == (3, 3)
+    assert out["optimal"]["status"] == "OPTIMAL"
