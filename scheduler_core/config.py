@@ -124,13 +124,14 @@ def default_multi_point(features: FeatureGates = DEFAULT_GATES) -> list[tuple[st
     """The release's default profile (getDefaultPlugins with its applyFeatureGates):
     DynamicResources only with DynamicResourceAllocation on (its Score, v1.35 on, takes the
     default weight 1); NodeDeclaredFeatures appended when its gate is on (on by default from
-    v1.36), then GangScheduling when its gate is on (applyGangScheduling; off by default)."""
+    v1.36), then GangScheduling when gangs are on (applyGangScheduling: its gate through v1.36,
+    GenericWorkload from v1.37; off by default)."""
     plugins = list(DEFAULT_MULTI_POINT)
     if not features.enabled("DynamicResourceAllocation"):   # settable off in v1.34 only
         plugins = [(n, w) for n, w in plugins if n != names.DYNAMIC_RESOURCES]
     if features.enabled("NodeDeclaredFeatures"):
         plugins.append((names.NODE_DECLARED_FEATURES, None))
-    if features.enabled("GangScheduling"):
+    if features.gangs:
         plugins.append((names.GANG_SCHEDULING, None))
     return plugins
 

@@ -77,7 +77,7 @@ VERSIONED_SPECS: dict[str, tuple[Spec, ...]] = {
     "DRAWorkloadResourceClaims": _specs((36, False, ALPHA), (37, False, BETA)),
     "DynamicResourceAllocation": _specs((26, False, ALPHA), (32, False, BETA), (34, True, GA),
                                         (35, True, GA, True)),
-    # pkg/features/kube_features.go (not in the scheduler's own list): alpha in v1.35-v1.37.
+    # pkg/features/kube_features.go, alpha in v1.35 and v1.36; gone in v1.37 (REMOVED_IN).
     "GangScheduling": _specs((35, False, ALPHA)),
     "GenericWorkload": _specs((35, False, ALPHA), (37, False, BETA)),
     "InPlacePodLevelResourcesVerticalScaling": _specs((35, False, ALPHA), (36, True, BETA)),
@@ -106,8 +106,13 @@ VERSIONED_SPECS: dict[str, tuple[Spec, ...]] = {
                                     (36, True, GA, True)),
     "VolumeLimitScaling": _specs((35, False, ALPHA), (37, True, BETA)),
 }
-# The first release whose kube-scheduler no longer knows the gate.
-REMOVED_IN = {"SchedulerQueueingHints": 37}
+# The first release whose kube-scheduler no longer knows the gate. GangScheduling: v1.37's
+# scheduler feature list has no such gate, and its GangScheduling plugin is built from
+# feature.Features{EnableGenericWorkload, EnableCompositePodGroup} (gangscheduling_test.go),
+# where v1.36's took EnableGangScheduling: from v1.37 GenericWorkload alone turns gangs on.
+REMOVED_IN = {"SchedulerQueueingHints": 37, "GangScheduling": 37}
+# The release from which gangs follow GenericWorkload (FeatureGates.gangs).
+GANGS_WITH_GENERIC_WORKLOAD = 37
 # The gates whose behaviour the engine follows either way. Setting another one is accepted,
 # as kube-scheduler accepts it, with a warning that it changes nothing here (docs/ENGINE.md
 # lists what each release's gates do and which the engine does not model).
@@ -211,6 +216,14 @@ class FeatureGates:
         if name not in VERSIONED_SPECS:
             raise KeyError(f"feature gate {name!r} is not listed in scheduler_core.features")
         return self.values.get(name, False)
+
+    @property
+    def gangs(self) -> bool:
+        """Whether the GangScheduling plugin enforces gangs: its own gate through v1.36,
+        GenericWorkload from v1.37 (REMOVED_IN)."""
+        if self.minor >= GANGS_WITH_GENERIC_WORKLOAD:
+            return self.enabled("GenericWorkload")
+        return self.enabled("GangScheduling")
 
     def flag(self) -> str:
         """The overrides as --feature-gates takes them (empty when there is none)."""

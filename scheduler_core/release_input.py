@@ -84,8 +84,11 @@ CHECKS = (
                "Workload API pod references", dropped=True, minors=range(35, 36),
                needs="GangScheduling"),
     GatedField(POD_KINDS, "GenericWorkload", "schedulingGroup", _has_scheduling_group,
-               "Workload API scheduling groups", dropped=True, minors=range(36, 99),
+               "Workload API scheduling groups", dropped=True, minors=range(36, 37),
                needs="GangScheduling"),
+    # From v1.37 GenericWorkload alone makes the gangs (features.REMOVED_IN).
+    GatedField(POD_KINDS, "GenericWorkload", "schedulingGroup", _has_scheduling_group,
+               "Workload API scheduling groups", dropped=True, minors=range(37, 99)),
 )
 
 

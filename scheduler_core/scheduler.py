@@ -265,7 +265,7 @@ class Scheduler:
         """addPodToSchedulingQueue: with GangScheduling on, a new pending pod is also an
         UnscheduledPodAdd event, which may bring its gang's gated members to their quorum."""
         self.queue.add(pi)
-        if self.features.enabled("GangScheduling"):
+        if self.features.gangs:
             self.cluster_event("UnscheduledPodAdd", pi)
 
     # --- queue plumbing ----------------------------------------------------------------------

@@ -188,9 +188,10 @@ class RunCreateSerializer(serializers.Serializer):
     feature_gates = serializers.JSONField(
         required=False, default=dict,
         help_text="feature gates on top of the release's defaults, as kube-scheduler's "
-                  '--feature-gates takes them ("GenericWorkload=true,GangScheduling=true") or '
-                  "as a map of gate names to true or false; an unknown gate, a locked gate set "
-                  "to the other value or a gate whose dependency is off is refused")
+                  '--feature-gates takes them ("GenericWorkload=true,DRAConsumableCapacity='
+                  'false") or as a map of gate names to true or false; an unknown gate, a '
+                  "locked gate set to the other value or a gate whose dependency is off is "
+                  "refused")
 
 
 class RunPatchSerializer(serializers.Serializer):

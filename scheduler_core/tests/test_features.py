@@ -81,10 +81,12 @@ def test_a_removed_gate_is_unrecognized_by_the_release_that_dropped_it():
     pytest.param("1.36", "PodLevelResources=false", "InPlacePodLevelResourcesVerticalScaling is "
                  "enabled, but depends on features that are disabled: [PodLevelResources]",
                  id="a gate turned off under a gate on by default that depends on it"),
-    pytest.param("1.37", "DRADeviceTaints=false,GangScheduling=true",
+    pytest.param("1.37", "DRADeviceTaints=false,TopologyAwareWorkloadScheduling=true",
                  "[DRADeviceTaintRules is enabled, but depends on features that are disabled: "
-                 "[DRADeviceTaints], GangScheduling is enabled, but depends on features that "
-                 "are disabled: [GenericWorkload]]", id="two such gates, aggregated"),
+                 "[DRADeviceTaints], TopologyAwareWorkloadScheduling is enabled, but depends on "
+                 "features that are disabled: [GenericWorkload]]", id="two such gates, aggregated"),
+    pytest.param("1.37", "GangScheduling=true", "unrecognized feature gate: GangScheduling",
+                 id="v1.37 has no GangScheduling gate (GenericWorkload makes the gangs)"),
     pytest.param("1.37", "PodLevelResources=maybe",
                  'invalid value of PodLevelResources=maybe, err: strconv.ParseBool: parsing '
                  '"maybe": invalid syntax', id="a value that is no bool"),
@@ -152,9 +154,8 @@ def test_all_alpha_alone_is_refused_on_v1_37_where_generic_workload_is_beta_and_
     assert str(info.value) == (
         'invalid argument "AllAlpha=true" for "--feature-gates" flag: '
         "[CompositePodGroup is enabled, but depends on features that are disabled: "
-        "[GenericWorkload], GangScheduling is enabled, but depends on features that are "
-        "disabled: [GenericWorkload], TopologyAwareWorkloadScheduling is enabled, but depends "
-        "on features that are disabled: [GenericWorkload]]")
+        "[GenericWorkload], TopologyAwareWorkloadScheduling is enabled, but depends on "
+        "features that are disabled: [GenericWorkload]]")
 
 
 @pytest.mark.parametrize("flag", ["AllAlpha=true,AllBeta=true",

@@ -82,7 +82,8 @@ def test_a_bad_release_is_named_before_the_gates(api, cluster):
 
 
 def test_comparing_two_runs_names_each_ones_gates(api, cluster):
-    a = _create(api, cluster, feature_gates="GenericWorkload=true,GangScheduling=true").json()
+    a = _create(api, cluster, release="1.36",
+                feature_gates="GenericWorkload=true,GangScheduling=true").json()
     b = _create(api, cluster).json()
     body = api.get(f"/api/runs/compare/?a={a['id']}&b={b['id']}").json()
     assert body["a"]["run"]["feature_gates"] == "GenericWorkload=true,GangScheduling=true"

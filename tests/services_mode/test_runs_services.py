@@ -208,7 +208,7 @@ def test_several_runs_proceed_at_once_on_several_workers(workers, tmp_path):
 
 
 @pytest.mark.parametrize(("gates", "bound"), [
-    ("", 2), ("GenericWorkload=true,GangScheduling=true", 0)])
+    ("", 2), ("GenericWorkload=true", 0)])   # v1.37: GenericWorkload alone makes gangs
 def test_a_worker_runs_the_engine_under_the_run_s_feature_gates(workers, gates, bound):
     """The Celery worker builds the run's scheduler with its gates: a gang short of minCount
     binds pod by pod with the Workload API's gates off, and waits at PreEnqueue with them on."""

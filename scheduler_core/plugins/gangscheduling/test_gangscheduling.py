@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from scheduler_core.errors import InputError
-from scheduler_core.features import feature_gates
+from scheduler_core.features import FeatureGateError, feature_gates
 from scheduler_core.framework.handle import ClusterObjects, FakeHandle
 from scheduler_core.framework.queueing_hint import QUEUE, QUEUE_SKIP
 from scheduler_core.framework.status import Code, Status
@@ -17,14 +17,18 @@ from scheduler_core.plugins.gangscheduling import new
 from scheduler_core.simulate import simulate
 from scheduler_core.testing import make_pod, pod_info
 
-GANG_ON = "GenericWorkload=true,GangScheduling=true"
+
+def gang_on(release: str) -> str:
+    """The gates that turn gangs on: GenericWorkload with GangScheduling through v1.36,
+    GenericWorkload alone from v1.37, which has no GangScheduling gate (features.REMOVED_IN)."""
+    return "GenericWorkload=true" + (",GangScheduling=true" if release < "1.37" else "")
 QUORUM = "waiting for minCount pods from a gang to appear in scheduling queue"
 
 
 def handle_at(release: str, extra: dict | None = None) -> FakeHandle:
     objects = ClusterObjects()
     objects.extra.update(extra or {})
-    return FakeHandle(objects=objects, features=feature_gates(release, GANG_ON))
+    return FakeHandle(objects=objects, features=feature_gates(release, gang_on(release)))
 
 
 def ref_pod(name="p", namespace="default", workload="w1", group="pg", replica=None):
@@ -290,9 +294,10 @@ spec:
     return NODES + objects + _pods("schedulingGroup: {podGroupName: workers}", names, cpu)
 
 
-def _run(tmp_path, text, release, gates=GANG_ON, until=None):
+def _run(tmp_path, text, release, gates=None, until=None):
     path = tmp_path / "gang.yaml"
     path.write_text(text)
+    gates = gang_on(release) if gates is None else gates
     return simulate([str(path)], seed=1, until=until, features=feature_gates(release, gates))
 
 
@@ -363,10 +368,19 @@ def test_with_the_gates_off_the_objects_and_fields_are_warned_of_and_pods_run_al
 
 
 def test_generic_workload_without_gang_scheduling_schedules_each_pod_on_its_own(tmp_path):
-    result = _run(tmp_path, _cluster("1.37", 3, 2, "100m"), "1.37", gates="GenericWorkload=true")
+    result = _run(tmp_path, _cluster("1.36", 3, 2, "100m"), "1.36", gates="GenericWorkload=true")
     assert all(result.scheduler.bindings.values())
     assert any("field spec.schedulingGroup" in w and "GangScheduling feature gate is off" in w
                for w in result.scheduler.warnings.to_list())
+
+
+def test_v1_37_has_no_gang_scheduling_gate_and_generic_workload_alone_makes_gangs(tmp_path):
+    with pytest.raises(FeatureGateError, match="unrecognized feature gate: GangScheduling"):
+        feature_gates("1.37", "GenericWorkload=true,GangScheduling=true")
+    result = _run(tmp_path, _cluster("1.37", 3, 2, "100m"), "1.37", gates="GenericWorkload=true")
+    assert not any(result.scheduler.bindings.values())
+    assert not any("GangScheduling feature gate" in w
+                   for w in result.scheduler.warnings.to_list())
 
 
 def test_a_version_the_release_does_not_serve_exits_naming_the_served_ones(tmp_path):
@@ -398,7 +412,7 @@ spec:
 
 def test_the_default_profile_has_gang_scheduling_only_with_its_gate():
     from scheduler_core.config import default_multi_point
-    on = [n for n, _ in default_multi_point(feature_gates("1.37", GANG_ON))]
+    on = [n for n, _ in default_multi_point(feature_gates("1.37", gang_on("1.37")))]
     off = [n for n, _ in default_multi_point(feature_gates("1.37"))]
     assert on[-1] == "GangScheduling" and "GangScheduling" not in off
 
@@ -482,7 +496,8 @@ def test_the_example_does_what_its_header_says():
     the one with room for two waits at Permit, the one under its quorum stays out."""
     from pathlib import Path
     example = Path(__file__).resolve().parents[2] / "examples" / "gang-workload.yaml"
-    result = simulate([str(example)], seed=1, until=600, features=feature_gates("1.37", GANG_ON))
+    result = simulate([str(example)], seed=1, until=600,
+                      features=feature_gates("1.37", gang_on("1.37")))
     s = result.scheduler
     assert all(s.bindings[f"default/trainers-{i}"] for i in range(3))
     assert not any(s.bindings[f"default/big-{i}"] for i in range(3))
