@@ -27,10 +27,12 @@ class CycleRecorder:
     """Decisions of one scheduling attempt. Subclasses override what they need.
 
     A recorder with `per_node` False is never shown the Filter and Score points, so the
-    scheduler does not build their per-node trails for it.
+    scheduler does not build their per-node trails for it; one with `queue_sort` False is
+    never shown queue_points, so it does not read activeQ's head for it.
     """
 
     per_node = True
+    queue_sort = True
 
     def point(self, point: str, plugin: str, status, node: str | None = None,
               timeout: float | None = None, detail: dict | None = None) -> None:
@@ -118,9 +120,10 @@ class _MultiRecorder(CycleRecorder):
     def __init__(self, recs):
         self.recs = recs
         self.per_node = any(r.per_node for r in recs)
+        self.queue_sort = any(r.queue_sort for r in recs)
 
     def __getattribute__(self, name):
-        if name in ("recs", "per_node") or name.startswith("__"):
+        if name in ("recs", "per_node", "queue_sort") or name.startswith("__"):
             return object.__getattribute__(self, name)
         recs = object.__getattribute__(self, "recs")
 
@@ -340,6 +343,7 @@ class OutcomeRecorder(CycleRecorder):
     """One cycle as `simulate --output summary` shows it: no per-point, no per-node detail."""
 
     per_node = False
+    queue_sort = False
 
     def __init__(self, index, time, pod, profile):
         self.data = {"index": index, "time": time, "pod": pod.key, "outcome": None,

@@ -410,7 +410,7 @@ class Scheduler:
         rec = None
         if self.observer is not None:
             rec = self.observer.begin_cycle(index, self.clock, pod, fwk.profile_name)
-        if rec is not None:
+        if rec is not None and rec.queue_sort:
             q = self.queue
             rec.queue_points(fwk.queue_sort_entry(qpi, q.runner_up, q.popped_from,
                                                   q.active_head(QUEUE_SORT_BEFORE)),
