@@ -90,6 +90,8 @@ def field_problems(obj: dict, definition: str, release: str = DEFAULT_RELEASE, *
     """The unknown fields and out-of-range integers of obj against a definition; with drop,
     each unknown field is removed from obj, as the decoder leaves it out of the object.
     keep: paths left alone (neither reported nor dropped), for another check to explain."""
+    if _certainly_clean(obj, definition, release):
+        return FieldProblems()
     defs = definitions(release)
     problems = FieldProblems()
     # (value, schema, path, the Go type holding the field) for each value still to walk.
@@ -132,3 +134,81 @@ def _children_of_object(value: dict, schema: dict, path: str, go_type: str,
     if isinstance(extra, dict):
         return [(v, extra, f"{path}.{k}" if path else str(k), go_type) for k, v in value.items()]
     return []      # a free-form object (RawExtension, JSON): nothing to check
+
+
+# --- the common case, decided without the walk -------------------------------------------------
+# The walk above builds a path for every value of the object; an object with no unknown field
+# and no integer out of range (nearly every one) is told apart by checkers made once per
+# schema, which look only at the values where a problem can be (objects, lists, integers of a
+# ranged format) and build no path. Any doubt sends the object to the walk, whose answer it is.
+_CLEAN: dict[tuple[str, int], object] = {}
+
+
+def _certainly_clean(obj, definition: str, release: str) -> bool:
+    """True when field_problems would find nothing in obj (False: it may)."""
+    check = _clean_checker(release, {"$ref": _REF_PREFIX + definition}, definition)
+    try:
+        return check(obj)
+    except RecursionError:      # a value nested past the stack: the iterative walk decides
+        return False
+
+
+def _clean_checker(release: str, schema: dict, key=None):
+    """The checker of a schema (the definition's name, or the schema's id, as key): one per
+    schema, kept with it."""
+    key = (release, id(schema) if key is None else key)
+    entry = _CLEAN.get(key)
+    if entry is None or (isinstance(key[1], int) and entry[0] is not schema):
+        entry = _CLEAN[key] = (schema, _make_clean_checker(release, schema))
+    return entry[1]
+
+
+def _always(value) -> bool:
+    return True
+
+
+def _make_clean_checker(release: str, schema: dict):
+    """The walk's step for one schema: a reference resolved once, then what a dict, a list or
+    an integer value meets there. Children are looked up when first met (schemas nest
+    themselves), so a schema's checker is made before its children's."""
+    ref = schema.get("$ref")
+    if ref is not None:
+        schema = definitions(release).get(ref[len(_REF_PREFIX):], {})
+    properties = schema.get("properties")
+    extra = schema.get("additionalProperties")
+    items = schema.get("items")
+    bounds = _INT_RANGES.get(schema.get("format"))
+    if properties is None and not isinstance(extra, dict) and items is None and bounds is None:
+        return _always
+    on_dict = _always
+    if properties is not None:
+        names = frozenset(properties)
+        children: dict = {}
+
+        def on_dict(value: dict) -> bool:
+            if not value.keys() <= names:
+                return False
+            for name, child in value.items():
+                check = children.get(name)
+                if check is None:
+                    check = children[name] = _clean_checker(release, properties[name])
+                if check is not _always and not check(child):
+                    return False
+            return True
+    elif isinstance(extra, dict):
+        def on_dict(value: dict) -> bool:
+            check = _clean_checker(release, extra)
+            return check is _always or all(check(child) for child in value.values())
+
+    def check(value) -> bool:
+        if isinstance(value, dict):
+            return on_dict(value)
+        if isinstance(value, list):
+            if items is None:
+                return True
+            item = _clean_checker(release, items)
+            return item is _always or all(item(v) for v in value)
+        if bounds is not None and is_int(value):
+            return bounds[0] <= value <= bounds[1]
+        return True
+    return check
