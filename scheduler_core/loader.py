@@ -15,9 +15,10 @@ from . import limit_ranger
 from .admission import admit_pods
 from .errors import InputError, json_kind
 from .features import DEFAULT_GATES, FeatureGates
-from .field_validation import WARN, check_fields
+from .field_validation import IGNORE, WARN, check_fields
 from .framework.handle import ClusterObjects
 from .framework.types import PodInfo
+from .object_shapes import CheckedShapes, shape_of
 from .object_validation import ObjectInvalid, validate_object
 from .plugins.dynamicresources import objects as dra
 from .plugins.dynamicresources import taint_rules
@@ -156,6 +157,7 @@ class _Builder:
         self.origin: dict[int, tuple[str, str]] = {}
         # generateName's random suffixes, apart from the controllers' and the scheduler's.
         self.names = random.Random(f"generateName/{seed}")
+        self.shapes = CheckedShapes()
 
     def add(self, path: str, where: str, obj: dict, duplicates: list[str] = ()) -> None:
         """duplicates: the parser's messages for the keys obj's document repeats."""
@@ -176,18 +178,9 @@ class _Builder:
         _generate_name(obj, self.names)
         label = _label(obj, kind, where)
         if not self.checked:
-            self.warn_fields(path, f"{where}: {label}", obj, duplicates)
-        if kind in dra.HANDLERS:
-            try:
-                obj = dra_versions.to_v1(obj, f"{where}: {label}")
-            except InputError as exc:
-                raise InputError(str(exc), file=path) from exc
-        problems = [] if self.checked else validate_object(
-            obj, self.cluster.features.enabled("TaintTolerationComparisonOperators"))
-        if not problems and not self.checked and kind in WORKLOAD_KINDS:
-            problems = workload_problems(obj)
-        if problems:
-            raise ObjectInvalid(problems, file=path, obj=f"{where}: {label}")
+            obj = self.check(path, f"{where}: {label}", kind, obj, duplicates)
+        elif kind in dra.HANDLERS:
+            obj = _dra_v1(path, f"{where}: {label}", obj)
         try:
             skipped = skipped_kind(obj, self.cluster.features, f"{where}: {label}")
         except InputError as exc:
@@ -216,8 +209,31 @@ class _Builder:
         except InputError as exc:
             raise InputError(str(exc), file=path) from exc
 
-    def warn_fields(self, path: str, where: str, obj, duplicates) -> None:
-        """The API server's field validation: warnings, or InputError in Strict mode."""
+    def check(self, path: str, where: str, kind: str, obj: dict, duplicates) -> dict:
+        """The API server's checks of one object (field validation, then validation), the
+        object as it comes out of them; ObjectInvalid or InputError when it is refused. An
+        object shaped as one that passed them with nothing to say takes its own few checks
+        alone (object_shapes)."""
+        shape = None if duplicates else shape_of(kind, obj)
+        if self.shapes.passed(shape, obj):
+            return obj
+        found = self.warn_fields(path, where, obj, duplicates)
+        if kind in dra.HANDLERS:
+            obj = _dra_v1(path, where, obj)
+        problems = validate_object(
+            obj, self.cluster.features.enabled("TaintTolerationComparisonOperators"))
+        if not problems and kind in WORKLOAD_KINDS:
+            problems = workload_problems(obj)
+        if problems:
+            raise ObjectInvalid(problems, file=path, obj=where)
+        if shape is not None and not found:
+            # Ignore drops unknown fields without a word: the shape is the object's as left.
+            self.shapes.add(shape_of(kind, obj) if self.field_validation == IGNORE else shape)
+        return obj
+
+    def warn_fields(self, path: str, where: str, obj, duplicates) -> list[str]:
+        """The API server's field validation: warnings (returned too), or InputError in
+        Strict mode."""
         kind = obj.get("kind") if isinstance(obj, dict) else None
         found = check_fields(obj, duplicates, mode=self.field_validation,
                              release=self.cluster.features.release, file=path, where=where,
@@ -225,6 +241,7 @@ class _Builder:
                              if isinstance(kind, str) else frozenset())
         for message in found:
             self.cluster.warnings.warn(path, where, "", message)
+        return found
 
     def finish(self, seed: int = 0) -> Cluster:
         """Admission of the input's pods, the controllers (whose pods are admitted as they
@@ -268,6 +285,14 @@ class _Builder:
             path, where = self.origin.get(id(pvc), ("", ""))
             self.cluster.warnings.append(": ".join(
                 p for p in (path, where, f"PersistentVolumeClaim {_key_of(pvc)}", why) if p))
+
+
+def _dra_v1(path: str, where: str, obj: dict) -> dict:
+    """A resource.k8s.io object of any served version, as v1."""
+    try:
+        return dra_versions.to_v1(obj, where)
+    except InputError as exc:
+        raise InputError(str(exc), file=path) from exc
 
 
 def _key_of(obj: dict) -> str:
