@@ -92,6 +92,12 @@ def field_problems(obj: dict, definition: str, release: str = DEFAULT_RELEASE, *
     keep: paths left alone (neither reported nor dropped), for another check to explain."""
     if _certainly_clean(obj, definition, release):
         return FieldProblems()
+    return walk_field_problems(obj, definition, release, drop=drop, keep=keep)
+
+
+def walk_field_problems(obj: dict, definition: str, release: str = DEFAULT_RELEASE, *,
+                        drop: bool = True, keep: frozenset[str] = frozenset()) -> FieldProblems:
+    """field_problems by the walk alone, which names every problem."""
     defs = definitions(release)
     problems = FieldProblems()
     # (value, schema, path, the Go type holding the field) for each value still to walk.
