@@ -122,8 +122,9 @@ if DATABASE_URL:
     try:
         _database = dj_database_url.parse(
             DATABASE_URL,
-            # Persistent connections are not safe under ASGI; keep 0 unless you know better.
-            # (Celery workers keep theirs: PLAYGROUND_WORKER_CONN_MAX_AGE below.)
+            # Persistent connections are not safe under ASGI (each HTTP request's sync code
+            # runs on a thread of its own and would leave its connection behind): the
+            # PostgreSQL pool below keeps connections instead.
             conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 0, minimum=0),
             conn_health_checks=True,
         )
@@ -131,6 +132,20 @@ if DATABASE_URL:
         raise ImproperlyConfigured(
             f"Environment variable DATABASE_URL is invalid: {exc}."
         ) from None
+    # PostgreSQL: a pool of kept connections in every process (psycopg_pool, Django's
+    # OPTIONS["pool"]); closing a connection gives it back. Without it every trip to the
+    # database opened a new connection, a server's socket checks and a worker's every task
+    # included (Celery's Django fixup closes them before and after each task): a new backend,
+    # forked, then reading its catalogs afresh, 40 to 100 ms of a workshop step at load 12.
+    # A connection is checked as it leaves the pool (CONN_HEALTH_CHECKS), so one the server
+    # dropped is replaced, not handed out. DJANGO_CONN_MAX_AGE above 0 asks for persistent
+    # connections instead (Django refuses both at once).
+    if _database["ENGINE"] == "django.db.backends.postgresql" and not _database["CONN_MAX_AGE"]:
+        _database.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": env_int("DJANGO_DB_POOL_MAX", 10, minimum=1),
+            "timeout": 10,  # seconds a thread waits for a free connection before an error
+        }
 else:
     _database = {
         "ENGINE": "django.db.backends.sqlite3",
@@ -254,10 +269,6 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_STORE_EAGER_RESULT = False
-
-# A Celery worker's database connections live this long (seconds; playground.celery): its
-# threads live as long as it does, so a run step does not open a new connection first.
-PLAYGROUND_WORKER_CONN_MAX_AGE = env_int("PLAYGROUND_WORKER_CONN_MAX_AGE", 300, minimum=0)
 
 # Embedded mode: threads that run tasks in the server process.
 PLAYGROUND_TASK_THREADS = env_int("PLAYGROUND_TASK_THREADS", 3, minimum=1, maximum=32)

@@ -73,6 +73,8 @@ print(json.dumps(default=repr, obj={
     "ENGINE": settings.DATABASES["default"]["ENGINE"],
     "NAME": str(settings.DATABASES["default"]["NAME"]),
     "HOST": settings.DATABASES["default"].get("HOST", ""),
+    "CONN_MAX_AGE": settings.DATABASES["default"].get("CONN_MAX_AGE", 0),
+    "POOL": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
     "LAYER": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "LAYER_CONFIG": settings.CHANNEL_LAYERS["default"].get("CONFIG"),
     "MODE": settings.PLAYGROUND_TASK_MODE,

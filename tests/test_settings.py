@@ -37,6 +37,23 @@ def test_database_url_selects_postgresql_alone():
     assert summary["MODE"] == "embedded"
 
 
+def test_postgresql_connections_are_kept_in_a_pool_in_every_process():
+    summary = settings_summary(DATABASE_URL=POSTGRES, DJANGO_DEBUG="1")
+    assert summary["CONN_MAX_AGE"] == 0
+    assert summary["POOL"] == {"min_size": 1, "max_size": 10, "timeout": 10}
+    assert settings_summary(DATABASE_URL=POSTGRES, DJANGO_DEBUG="1",
+                            DJANGO_DB_POOL_MAX="3")["POOL"]["max_size"] == 3
+
+
+def test_a_connection_age_asks_for_persistent_connections_instead_of_the_pool():
+    summary = settings_summary(DATABASE_URL=POSTGRES, DJANGO_DEBUG="1", DJANGO_CONN_MAX_AGE="60")
+    assert (summary["CONN_MAX_AGE"], summary["POOL"]) == (60, None)
+
+
+def test_sqlite_has_no_pool():
+    assert settings_summary()["POOL"] is None
+
+
 def test_redis_url_selects_broker_and_channel_layer_alone():
     summary = settings_summary(REDIS_URL=REDIS, DJANGO_DEBUG="1")
     assert summary["ENGINE"] == "django.db.backends.sqlite3"

@@ -182,25 +182,6 @@ def test_services_mode_sends_a_celery_chord_of_immutable_signatures(
     callback.si.assert_called_once_with(sweep_id=9)
 
 
-def test_a_worker_keeps_its_database_connections_between_tasks(settings):
-    """The server closes its connections after each use (CONN_MAX_AGE 0, for ASGI); a worker
-    starting up keeps them for PLAYGROUND_WORKER_CONN_MAX_AGE, so a run step's task does not
-    open a new connection before it can start."""
-    from django.db import connections
-
-    from playground.celery import _keep_database_connections
-
-    settings.PLAYGROUND_WORKER_CONN_MAX_AGE = 123
-    before = {alias: connections[alias].settings_dict["CONN_MAX_AGE"] for alias in connections}
-    try:
-        _keep_database_connections()
-        assert {alias: connections[alias].settings_dict["CONN_MAX_AGE"]
-                for alias in connections} == {alias: 123 for alias in connections}
-    finally:
-        for alias, age in before.items():
-            connections[alias].settings_dict["CONN_MAX_AGE"] = age
-
-
 def test_a_worker_sends_every_group_message_through_one_kept_loop(monkeypatch):
     """channels-redis keeps its connections per event loop: a process without a server loop
     (a Celery worker) sends through one loop it keeps, not a new one per message."""

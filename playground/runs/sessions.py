@@ -5,6 +5,12 @@ against the run's cycle count before use: a session that is behind catches up un
 that is ahead (its chunk did not commit) is rebuilt by replay. The engine is deterministic, so
 replaying the stored cycles gives the very session that stored them.
 
+A session holds hundreds of thousands of objects for as long as it is cached, and each of
+Python's full collections walked them all again: 100 to 250 ms at 500 nodes, in a server's
+or worker's event loop, at any step (a workshop room's p95 tail). So a process that has built a
+session collects once and freezes what lives (gc.freeze: left out of later collections);
+the next build unfreezes first, so what an evicted session leaves behind is collected then.
+
 A cycle whose pod waits on Permit is stored open (no outcome yet); its outcome and the points
 that follow the wait come in a later chunk. The session's entry keeps the recorders of those
 open cycles; a session rebuilt by replay observes just those cycles, so that a new worker can
@@ -173,7 +179,8 @@ def session_at(entry: SessionEntry, run: Run, heartbeat=None) -> RunSession:
     """
     session = entry.session
     wanted = frozenset((run.result or {}).get("open") or ())
-    if session is None or session.cycles > run.cycle_count:
+    built = session is None or session.cycles > run.cycle_count
+    if built:
         session = new_session(run)
         entry.open = {}
         if heartbeat is not None:  # loading a large cluster takes a while
@@ -197,7 +204,17 @@ def session_at(entry: SessionEntry, run: Run, heartbeat=None) -> RunSession:
         # The last, empty step runs the events after the final cycle (a victim's deletion...).
         session.advance(1, observer=None)
     entry.session = session
+    if built:
+        freeze_what_lives()
     return session
+
+
+def freeze_what_lives() -> None:
+    """Leave the objects alive now (a session just built among them) out of every later
+    collection, after collecting what the sessions evicted since the last call left."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def max_cycles(session: RunSession) -> int:

@@ -7,9 +7,11 @@ returns once its task has finished.
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import subprocess
 import sys
+import weakref
 from datetime import timedelta
 
 import pytest
@@ -458,3 +460,20 @@ def test_a_cronjob_run_on_the_web_ends_at_the_hour_as_simulate_does(alice, tmp_p
     assert [c["pod"].rsplit("-", 1)[0] for c in expected["cycles"]] == [
         f"default/report-{m}" for m in (66666675, 66666690, 66666705, 66666720)]
     assert run.virtual_time <= 3600
+
+
+def test_a_built_session_is_left_out_of_later_collections_until_it_is_evicted(alice, settings):
+    """Python's full collections would walk a cached session's objects again and again (100 to
+    250 ms at 500 nodes, in the middle of a workshop's step); once built it is frozen, and
+    what an evicted session leaves is collected when the next one is built."""
+    settings.PLAYGROUND_RUN_SESSION_CACHE = 1
+    first, second = new_run(alice, name="first"), new_run(alice, name="second")
+    try:
+        runs.run_step(run=first, user=alice)
+        scheduler = weakref.ref(run_sessions.sessions.entry(first.pk).session.scheduler)
+        assert gc.get_freeze_count() > 0
+        assert not any(o is scheduler() for o in gc.get_objects())  # frozen: never walked
+        runs.run_step(run=second, user=alice)  # evicts the first session, builds the second
+        assert scheduler() is None
+    finally:
+        gc.unfreeze()

@@ -1,11 +1,20 @@
-"""The database in services mode really is PostgreSQL."""
+"""The database in services mode really is PostgreSQL, and its connections are kept."""
+
+import time
 
 import pytest
 from django.db import connection
+from rest_framework.test import APIClient
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db]
+from playground.runs.models import Run
+from playground.runs.services import run_create
+from tests.helpers import import_cluster, make_user
+from tests.services_mode.test_runs_services import RUN_TIMEOUT, wait_for
+
+pytestmark = [pytest.mark.services]
 
 
+@pytest.mark.django_db
 def test_the_database_is_postgresql():
     assert connection.vendor == "postgresql"
     with connection.cursor() as cursor:
@@ -14,7 +23,42 @@ def test_the_database_is_postgresql():
     assert version.startswith("PostgreSQL")
 
 
+@pytest.mark.django_db
 def test_it_uses_psycopg_3():
     import psycopg
 
     assert connection.Database is psycopg
+
+
+def database_sessions() -> int:
+    """The connections made to the test database so far (PostgreSQL counts them)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_workers_run_steps_reuse_its_pooled_connections(workers):
+    """Celery's Django fixup closes a worker's connections before and after every task. From
+    the pool that hands them back; without it each step opened two new PostgreSQL backends
+    (the task's and its lease heartbeat's) before it could start."""
+    alice = make_user("alice")
+    run = run_create(cluster=import_cluster(alice), seed=1, owner=alice)
+    workers.start()
+    api = APIClient()
+    api.force_login(alice)
+
+    def step(cycles: int) -> None:
+        assert api.post(f"/api/runs/{run.pk}/step/", {"cycles": 1},
+                        format="json").status_code == 202
+        wait_for(lambda: Run.objects.filter(pk=run.pk, cycle_count=cycles, status=Run.PAUSED)
+                 .exists(), RUN_TIMEOUT, f"cycle {cycles}", workers.logs)
+
+    step(1)  # the worker's pool opens
+    time.sleep(1)  # a backend that closed has counted itself
+    before = database_sessions()
+    for cycles in range(2, 7):
+        step(cycles)
+    time.sleep(1)
+    assert database_sessions() - before <= 1
