@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import socket
@@ -237,6 +238,12 @@ async def measure(bases: list[str], data: dict, steps: int, cpu) -> dict:
     trainer = Listener(await connect(bases[0], f"/ws/runs/{data['run']}/", name,
                                      data["trainer"]))
     await trainer.until(snapshot_done({}))
+    # The room's snapshots, parsed, are ~20 MB of objects kept to the end: each of this
+    # script's full collections walked them (100-150 ms), holding up every socket's reading,
+    # so a whole step's frames looked late. Frozen, they are left out: the delays measured
+    # are the servers', not this collector's.
+    gc.collect()
+    gc.freeze()
     delays, fanout, frames, sizes, warmup = [], [], [], [], 0.0
     legs = {"ack": [], "own": [], "relay": []}
     # Step 1 warms up: the worker builds the engine session (loads the 500 nodes) first.
