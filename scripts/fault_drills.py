@@ -348,7 +348,7 @@ def main() -> None:
     parser.add_argument("--followers", type=int, default=100,
                         help="websocket clients following a whole run")
     args = parser.parse_args()
-    psql(f"DROP DATABASE IF EXISTS {DB}", database="postgres")
+    psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)", database="postgres")
     psql(f"CREATE DATABASE {DB}", database="postgres")
     subprocess.run(["redis-cli", "-n", "8", "flushdb"], check=True, stdout=subprocess.DEVNULL)
     env = environment()
@@ -375,7 +375,8 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-            psql(f"DROP DATABASE IF EXISTS {DB}", database="postgres")
+            # FORCE: this process's connection pool still holds connections to it.
+            psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)", database="postgres")
     print("\n| fault | result | recovery (s) | cycles lost | same bindings |")
     print("|---|---|---|---|---|")
     for name, r in rows:

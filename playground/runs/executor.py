@@ -217,7 +217,7 @@ def _commit_chunk(run_id, holder, session, collector, target, limit,
     s = session.scheduler
     open_cycles = open_cycles if open_cycles is not None else {}
     with transaction.atomic():
-        run = lock_row(run_id, nowait=False)
+        run = lock_row(run_id, nowait=False, progress=True)
         if run.lock_token != holder:
             return None
         start = run.cycle_count

@@ -90,7 +90,7 @@ def _ticket(run: Run, user, *, cycles: int | None) -> Run:
     _check_writable(run, user)
     with transaction.atomic():
         lock_owner(user)
-        locked = lock_row(run.pk, nowait=True)
+        locked = lock_row(run.pk, nowait=True, progress=True)
         if lease_live(locked):
             raise RunBusy()
         if locked.status not in ADVANCE_FROM:

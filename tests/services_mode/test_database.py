@@ -3,11 +3,15 @@
 import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from playground import tasking
+from playground.runs import executor
+from playground.runs.lease import lock_row
 from playground.runs.models import Run
-from playground.runs.services import run_create
+from playground.runs.services import run_create, run_step
 from tests.helpers import import_cluster, make_user
 from tests.services_mode.test_runs_services import RUN_TIMEOUT, wait_for
 
@@ -62,3 +66,40 @@ def test_a_workers_run_steps_reuse_its_pooled_connections(workers):
         step(cycles)
     time.sleep(1)
     assert database_sessions() - before <= 1
+
+
+def synchronous_commit() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_progress_transaction_alone_commits_without_waiting_for_the_disk():
+    alice = make_user("alice")
+    run = run_create(cluster=import_cluster(alice), seed=1, owner=alice)
+    with transaction.atomic():
+        lock_row(run.pk, nowait=False, progress=True)
+        assert synchronous_commit() == "off"
+    assert synchronous_commit() == "on"
+    with transaction.atomic():  # a user's own change to the run (run_action...) waits
+        lock_row(run.pk, nowait=False)
+        assert synchronous_commit() == "on"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_steps_three_commits_do_not_wait_for_the_disk(monkeypatch):
+    """The request's ticket, the task's claim and its chunk: 12-35 ms each for the disk."""
+    alice = make_user("alice")
+    run = run_create(cluster=import_cluster(alice), seed=1, owner=alice)
+    enqueued = []
+    monkeypatch.setattr(tasking, "enqueue_on_commit",
+                        lambda task, using=None, **kwargs: enqueued.append(kwargs))
+    relaxed = "SET LOCAL synchronous_commit TO OFF"
+    with CaptureQueriesContext(connection) as ticket:
+        run_step(run=run, user=alice, cycles=1)
+    with CaptureQueriesContext(connection) as task:
+        executor.advance(**enqueued[0])
+    assert [q["sql"] for q in ticket].count(relaxed) == 1
+    assert [q["sql"] for q in task].count(relaxed) == 2
+    assert Run.objects.filter(pk=run.pk, cycle_count=1, status=Run.PAUSED).exists()
