@@ -141,10 +141,11 @@ if DATABASE_URL:
     # dropped is replaced, not handed out. DJANGO_CONN_MAX_AGE above 0 asks for persistent
     # connections instead (Django refuses both at once).
     if _database["ENGINE"] == "django.db.backends.postgresql" and not _database["CONN_MAX_AGE"]:
+        # A thread waits up to psycopg's 30 s for a free connection (or a new one, after the
+        # server dropped them: a niced test at load 25 once needed more than 10 s).
         _database.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": env_int("DJANGO_DB_POOL_MAX", 10, minimum=1),
-            "timeout": 10,  # seconds a thread waits for a free connection before an error
         }
 else:
     _database = {

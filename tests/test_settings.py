@@ -40,7 +40,7 @@ def test_database_url_selects_postgresql_alone():
 def test_postgresql_connections_are_kept_in_a_pool_in_every_process():
     summary = settings_summary(DATABASE_URL=POSTGRES, DJANGO_DEBUG="1")
     assert summary["CONN_MAX_AGE"] == 0
-    assert summary["POOL"] == {"min_size": 1, "max_size": 10, "timeout": 10}
+    assert summary["POOL"] == {"min_size": 1, "max_size": 10}
     assert settings_summary(DATABASE_URL=POSTGRES, DJANGO_DEBUG="1",
                             DJANGO_DB_POOL_MAX="3")["POOL"]["max_size"] == 3
 
