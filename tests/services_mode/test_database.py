@@ -1,9 +1,11 @@
 """The database in services mode really is PostgreSQL, and its connections are kept."""
 
+import threading
 import time
 
+import psycopg
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -103,3 +105,36 @@ def test_a_steps_three_commits_do_not_wait_for_the_disk(monkeypatch):
     assert [q["sql"] for q in ticket].count(relaxed) == 1
     assert [q["sql"] for q in task].count(relaxed) == 2
     assert Run.objects.filter(pk=run.pk, cycle_count=1, status=Run.PAUSED).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pool_whose_connections_the_server_dropped_hands_out_a_new_one_at_once():
+    """psycopg_pool alone checks one idle connection per attempt, 0, 1, 2, 4... s apart: with
+    eight dead ones the next query waited 30 s and failed."""
+    barrier = threading.Barrier(8)
+
+    def hold_one() -> None:  # eight connections at once: the pool grows to eight
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+                barrier.wait(30)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=hold_one) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    db = connection.settings_dict
+    with psycopg.connect(dbname=db["NAME"], user=db["USER"], host=db["HOST"] or "127.0.0.1",
+                         port=db["PORT"] or 5432, autocommit=True) as outsider:
+        dropped = outsider.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+    assert dropped >= 8
+    connections.close_all()  # back to the pool, which has not noticed yet
+    start = time.monotonic()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    assert time.monotonic() - start < 5
