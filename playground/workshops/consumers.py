@@ -28,7 +28,7 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from playground.frames import FrameBatcher, snapshot_frames
+from playground.frames import FrameBatcher
 from playground.runs.consumer import CLOSE_REFUSED, CONTROLS, RunConsumer
 from playground.runs.state import snapshot as run_snapshot
 from playground.workshops import events, relay, roll_call, selectors, services
@@ -99,16 +99,11 @@ class WorkshopConsumer(RunConsumer):
 
     # --- the followed run, concealed ---------------------------------------------------
 
-    async def send_snapshot(self) -> None:
+    async def read_snapshot(self) -> dict:
         snap = await relay.snapshot(self.run_id, database_sync_to_async(run_snapshot))
         # Shared with the room's other sockets: copied where this one differs.
         snap = self.concealer.snapshot(snap)
-        snap = {**snap, "run": {**snap["run"], "canControl": False}}
-        async with self._send_lock:
-            self.batcher.clear()
-            self.cycle_mark = snap["run"]["cycle_count"]
-            for frame in snapshot_frames(snap, self.frame_limit):
-                await self.send_frame(frame)
+        return {**snap, "run": {**snap["run"], "canControl": False}}
 
     async def _take_relayed(self) -> None:
         """What the relay hands this socket, in order."""

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.layers import get_channel_layer
 from channels.routing import URLRouter
@@ -378,6 +378,35 @@ def test_missed_messages_are_refilled_from_the_store_then_a_fresh_snapshot(alice
     assert snap["seq"] == 3
     assert batch["type"] == "batch"
     assert batch["events"] == [{"kind": "progress", "cycles": 5, "status": "running"}]
+
+
+def test_a_refill_reaches_the_snapshot_that_follows_it(alice):
+    """A run that went on while its gap was seen: the cycles between the message's end and the
+    snapshot's count are sent too (the snapshot lists only the last few)."""
+    run = new_run(alice)
+    cycles = finish_run(run)
+    total = len(cycles)
+    Run.objects.filter(pk=run.pk).update(cycle_count=5)  # the client starts at cycle 5
+
+    h_alice = headers(alice)
+
+    async def scenario():
+        sock = Socket(run.pk, h_alice)
+        await sock.connect()
+        await sock.snapshot()
+        await sync_to_async(Run.objects.filter(pk=run.pk).update)(cycle_count=total)
+        await get_channel_layer().group_send(run_executor.group_name(run.pk), {
+            "type": "run.events", "run": run.pk, "from": 12, "to": 14, "events": []})
+        refill = await sock.next()
+        snap = await sock.snapshot()
+        await sock.close()
+        return refill, snap
+
+    refill, snap = run_scenario(scenario)
+    assert refill["events"][0] == {"kind": "refill", "from": 5, "to": total,
+                                   "refilled": total - 5}
+    assert [e["index"] for e in refill["events"][1:]] == list(range(5, total))
+    assert snap["run"]["cycle_count"] == total
 
 
 # --- size and rate at 5,000 nodes -----------------------------------------------------------
