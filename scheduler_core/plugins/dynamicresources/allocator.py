@@ -372,8 +372,11 @@ class _Run:
         key = (device_id, index, data.full_name)
         if key in self.matches:
             return self.matches[key]
-        variables = (*device_variables(device, device_id[0]),
-                     bool(device.get("allowMultipleAllocations")))
+        try:
+            variables = (*device_variables(device, device_id[0]),
+                         bool(device.get("allowMultipleAllocations")))
+        except CELError as exc:
+            variables = exc   # an error once a selector is evaluated on the device
         match = (self._node_allows(s, device)
                  and self._selectors_match(data.klass.get("spec", {}).get("selectors") or [],
                                            device_id, variables,
@@ -389,7 +392,8 @@ class _Run:
 
     @staticmethod
     def _selectors_match(selectors, device_id, variables: tuple, owner: str) -> bool:
-        """variables: the device's (attributes, capacities, allowMultipleAllocations)."""
+        """variables: the device's (attributes, capacities, allowMultipleAllocations), or the
+        CELError that building them gave."""
         for i, selector in enumerate(selectors):
             expression = selector["cel"]["expression"]
             try:
@@ -397,6 +401,8 @@ class _Run:
             except CELError as exc:
                 raise AllocationError(f"{owner}: selector #{i}: CEL compile error: {exc}") from exc
             try:
+                if isinstance(variables, CELError):
+                    raise variables
                 if not compiled.matches(device_id[0], *variables):
                     return False
             except CELError as exc:

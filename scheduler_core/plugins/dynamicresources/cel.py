@@ -161,11 +161,17 @@ def compile_selector(expression: str) -> Selector:
 
 
 def device_variables(device: dict, driver: str) -> tuple[dict, dict]:
-    """(attributes, capacity) of a ResourceSlice device as CEL sees them, by domain."""
+    """(attributes, capacity) of a ResourceSlice device as CEL sees them, by domain.
+
+    An attribute without a value of a known type is an error, as in Go's DeviceMatches
+    (cel/compile.go: "attribute <name>: unsupported attribute value")."""
     attributes: dict[str, dict] = {}
     for name, attr in (device.get("attributes") or {}).items():
         domain, ident = _split(name, driver)
-        attributes.setdefault(domain, {})[ident] = attribute_value(attr)
+        value = attribute_value(attr or {})
+        if value is None:
+            raise CELError(f"attribute {name}: unsupported attribute value")
+        attributes.setdefault(domain, {})[ident] = value
     capacity: dict[str, dict] = {}
     for name, cap in (device.get("capacity") or {}).items():
         domain, ident = _split(name, driver)
