@@ -18,6 +18,7 @@ from .columns.filtering import find_feasible
 from .columns.store import columns_of
 from .config import Configuration
 from .durations import go_duration
+from .epoch import RUN_EPOCH
 from .extenders.client import build_extenders
 from .extenders.dispatch import (
     bind_with_extender,
@@ -47,8 +48,6 @@ from .reservoir import select_index
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 DEFAULT_GRACE_PERIOD = 30.0
-# Pods bound during a run start after every pod of the input (for preemption's start-time rule).
-RUN_EPOCH = 4_000_000_000.0
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
 QUEUE_SORT_BEFORE = 10   # the contract's queueSort.before: at most this many pods
 TERMINAL_PHASES = ("Succeeded", "Failed")

@@ -1184,8 +1184,9 @@ def test_gpu_dra_lesson_try_a_broken_class_selector():
         'expression: device.driver == "gpu.example.com"',
         'expression: device.attributes["gpu.example.com"].nosuch == 1')])
     assert run.first("train-1")["message"] == (
-        'running "DynamicResources" filter plugin: class gpu.example.com: selector #0 on device '
-        "gpu.example.com/gpu-node-3/gpu-0: CEL runtime error: no such key: nosuch")
+        'running "DynamicResources" filter plugin: class gpu.example.com: selector #0: CEL '
+        "runtime error: no such key: nosuch. Consider using CEL optional chaining (?), has() "
+        "macro, or orValue() for optional fields")
     assert run.first("train-1")["outcome"] == "Error"
     assert {p for p, n in run.bindings.items() if n} == {f"default/web-{i}" for i in (1, 2, 3)}
 

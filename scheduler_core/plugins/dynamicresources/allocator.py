@@ -40,6 +40,9 @@ class Features:
     device_taints: bool = True           # DRADeviceTaints
     binding_conditions: bool = True      # DRADeviceBindingConditions (+ ResourceClaimDeviceStatus)
     consumable_capacity: bool = True     # DRAConsumableCapacity
+    # Not a gate: v1.37's hint after a CEL "no such key" error (cel.EnhanceRuntimeError,
+    # PR #136709).
+    cel_error_hints: bool = True
 
 
 ALL_FEATURES = Features()
@@ -390,8 +393,7 @@ class _Run:
         """A device of a perDeviceNodeSelection slice must itself be reachable from the node."""
         return not s["spec"].get("perDeviceNodeSelection") or _targets(self.node, device)
 
-    @staticmethod
-    def _selectors_match(selectors, device_id, variables: tuple, owner: str) -> bool:
+    def _selectors_match(self, selectors, device_id, variables: tuple, owner: str) -> bool:
         """variables: the device's (attributes, capacities, allowMultipleAllocations), or the
         CELError that building them gave."""
         for i, selector in enumerate(selectors):
@@ -406,9 +408,17 @@ class _Run:
                 if not compiled.matches(device_id[0], *variables):
                     return False
             except CELError as exc:
-                raise AllocationError(f"{owner}: selector #{i} on device {'/'.join(device_id)}: "
-                                      f"CEL runtime error: {exc}") from exc
+                raise AllocationError(f"{owner}: selector #{i}: CEL runtime error: "
+                                      f"{self._runtime_error(exc)}") from exc
         return True
+
+    def _runtime_error(self, exc: CELError) -> str:
+        """The selector's runtime error as the release words it (cel/errors.go from v1.37)."""
+        text = str(exc)
+        if self.features.cel_error_hints and text.startswith("no such key:"):
+            return (f"{text}. Consider using CEL optional chaining (?), has() macro, or "
+                    "orValue() for optional fields")
+        return text
 
     def _capacity_fits(self, data: _Request, device: dict, device_id: tuple):
         """CmpRequestOverCapacity when the feature is on: what the request would consume

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .allocator import Features
 
+CEL_ERROR_HINTS_SINCE = (1, 37)   # cel.EnhanceRuntimeError, PR #136709
+
 
 def release_at_least(handle, version: tuple[int, int]) -> bool:
     return (1, handle.features.minor) >= version
@@ -23,4 +25,5 @@ def allocator_features(handle) -> Features:
         binding_conditions=enabled(handle, "DRADeviceBindingConditions")
         and enabled(handle, "DRAResourceClaimDeviceStatus"),
         consumable_capacity=enabled(handle, "DRAConsumableCapacity"),
+        cel_error_hints=release_at_least(handle, CEL_ERROR_HINTS_SINCE),
     )

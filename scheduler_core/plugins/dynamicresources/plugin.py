@@ -217,6 +217,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         unavailable = [i for i, selector in enumerate(s.available_on)
                        if selector is not None and not match_node_selector_terms(
                            selector, node_info.labels, node_info.name)]
+        unavailable += self._binding_unavailable(s, unavailable)
         node_claim, mappings = None, []
         if s.extended is not None:
             status, node_claim, mappings = self._filter_extended(s, pod, node_info)
@@ -241,6 +242,16 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 s.node_extended[node_info.name] = (node_claim, allocations.pop(), mappings)
             s.node_allocations[node_info.name] = allocations
         return None
+
+    def _binding_unavailable(self, s: _State, skipped: list[int]) -> list[int]:
+        """The allocated claims whose binding conditions failed or timed out: PostFilter
+        deallocates one so that other devices can be tried (Filter in dynamicresources.go)."""
+        if not self.features.binding_conditions:
+            return []
+        now = binding.wall_clock(self.handle)
+        return [i for i, claim in enumerate(s.claims)
+                if i not in skipped and (claim.get("status") or {}).get("allocation") is not None
+                and not binding.available(claim, self.binding_timeout, now)]
 
     def _filter_extended(self, s: _State, pod, node_info):
         """filterExtendedResources: (status, the node's claim for what DRA must provide there
@@ -391,7 +402,8 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
 
     def _check_binding_conditions(self, s: _State) -> Status | None:
         try:
-            if all(binding.ready(c) for c in self._waiting_claims(s)):
+            if binding.pod_ready(self._waiting_claims(s), self.binding_timeout,
+                                 binding.wall_clock(self.handle)):
                 return None
         except binding.BindingFailed as exc:
             return Status.as_error(str(exc))
@@ -450,6 +462,11 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 status["allocation"] = allocation
             status.setdefault("reservedFor", []).append(
                 {"resource": "pods", "name": pod.name, "uid": pod.uid})
+            if self.features.binding_conditions and \
+                    not status["allocation"].get("allocationTimestamp"):
+                # A copy: Reserve's allocation (the trace's) stays as the allocator gave it.
+                status["allocation"] = {**status["allocation"], "allocationTimestamp":
+                                        binding.timestamp(binding.wall_clock(self.handle))}
             s.events.append({"claim": key, "reservedFor": pod.key,
                              **({"allocation": allocation} if allocation is not None else {})})
             self._claim_updated(old, claim)

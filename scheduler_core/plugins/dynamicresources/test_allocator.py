@@ -156,8 +156,9 @@ def test_class_config_is_added_from_class_and_claim():
                  "driver-a/pool-a is currently being updated", id="all-devices-incomplete-pool"),
     pytest.param([claim("claim-0", request(selectors=['device.attributes["driver-a"].x']))],
                  [one_slice()], None,
-                 "claim default/claim-0: selector #0 on device driver-a/pool-a/device-1: CEL "
-                 "runtime error: no such key: x", id="CEL-runtime-error"),
+                 "claim default/claim-0: selector #0: CEL runtime error: no such key: x. "
+                 "Consider using CEL optional chaining (?), has() macro, or orValue() for "
+                 "optional fields", id="CEL-runtime-error"),
     pytest.param([claim()], [one_slice()], [device_class(CLASS_A, "device.driver ==")],
                  None, id="CEL-compile-error in the class"),
     pytest.param([claim("claim-0", request(mode="All"),

@@ -15,7 +15,7 @@ from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.framework.status import Code
 from scheduler_core.framework.types import PodInfo
 
-from . import new
+from . import binding, new
 from .builders import device, device_class, request, resource_slice
 from .builders import node as make_node
 
@@ -53,19 +53,30 @@ def claim(*, allocated=False, reserved_for=(), owner_uid=UID, selectors=(), node
 
 
 def setup(claims, classes=(MY_CLASS,), slices=(WORKER_SLICE,), features=DEFAULT_GATES):
+    plugin, node_infos = setup_nodes(claims, classes, slices, features)
+    return plugin, node_infos[0]
+
+
+def setup_nodes(claims, classes=(MY_CLASS,), slices=(WORKER_SLICE,), features=DEFAULT_GATES,
+                nodes=(WORKER,), args=None):
+    """The plugin over the claims, classes and slices, and a NodeInfo per node name."""
     objects = ClusterObjects()
     for c in claims:
         objects.resource_claims[f"default/{c['metadata']['name']}"] = c
     objects.device_classes = {c["metadata"]["name"]: c for c in classes}
     objects.resource_slices = list(slices)
-    node = make_node(WORKER, {"kubernetes.io/hostname": WORKER})
-    snapshot = Snapshot.from_objects([node], [])
-    return new({}, FakeHandle(snapshot, objects, features=features)), snapshot.get(WORKER)
+    snapshot = Snapshot.from_objects(
+        [make_node(n, {"kubernetes.io/hostname": n}) for n in nodes], [])
+    plugin = new(args or {}, FakeHandle(snapshot, objects, features=features))
+    return plugin, [snapshot.get(n) for n in nodes]
 
 
-def run(plugin, node_info, p):
-    """PreEnqueue, PreFilter, Filter, then PostFilter or Reserve and PreBind, as the
-    scheduler does; returns {point: (code, reasons)} for the points that ran."""
+def run(plugin, node_infos, p, *, before_prebind=None, unreserve_before_prebind=False):
+    """PreEnqueue, PreFilter, Filter on each node (an Error ends the cycle), then PostFilter
+    when no node passed, or Reserve on the first that did and PreBind, as testPlugin does;
+    returns {point: (code, reasons)} for the points that ran ("filter/<node>" past the
+    first node). before_prebind(claims) stands for Go's prepare.prebind."""
+    node_infos = node_infos if isinstance(node_infos, list) else [node_infos]
     out = {}
 
     def record(point, status):
@@ -74,22 +85,35 @@ def run(plugin, node_info, p):
     if not record("preenqueue", plugin.pre_enqueue(p)):
         return out
     state = CycleState()
-    _, status = plugin.pre_filter(state, p, [node_info])
+    _, status = plugin.pre_filter(state, p, node_infos)
     if not record("prefilter", status):
         if status.code == Code.SKIP:
             record("postfilter", plugin.post_filter(state, p, None)[1])
         return out
-    status = plugin.filter(state, p, node_info)
-    if not record("filter", status):
-        if status.code != Code.ERROR:  # an error ends the cycle before PostFilter
-            record("postfilter", plugin.post_filter(state, p, None)[1])
+    passed = []
+    for i, node_info in enumerate(node_infos):
+        status = plugin.filter(state, p, node_info)
+        if record("filter" if i == 0 else f"filter/{node_info.name}", status):
+            passed.append(node_info.name)
+        elif status.code == Code.ERROR:   # an error ends the cycle before PostFilter
+            return out
+    if not passed:
+        record("postfilter", plugin.post_filter(state, p, None)[1])
         return out
-    if record("reserve", plugin.reserve(state, p, WORKER)):
-        record("prebind", plugin.pre_bind(state, p, WORKER))
+    if not record("reserve", plugin.reserve(state, p, passed[0])):
+        return out
+    if unreserve_before_prebind:
+        plugin.unreserve(state, p, passed[0])
+        return out
+    if before_prebind is not None:
+        before_prebind(plugin.handle.objects.resource_claims)
+    record("prebind", plugin.pre_bind(state, p, passed[0]))
     return out
 
 
 UNRESOLVABLE = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+# v1.37's cel.EnhanceRuntimeError after "no such key" (PR #136709).
+HINT = ". Consider using CEL optional chaining (?), has() macro, or orValue() for optional fields"
 IN_USE = claim(allocated=True, reserved_for=[("other", "other-uid")] * 256)
 
 
@@ -136,9 +160,8 @@ IN_USE = claim(allocated=True, reserved_for=[("other", "other-uid")] * 256)
     pytest.param(pod(), [claim(selectors=['device.attributes["some-driver"].nosuchattr'])],
                  {"preenqueue": (Code.SUCCESS, []), "prefilter": (Code.SUCCESS, []),
                   "filter": (Code.ERROR, [
-                      "claim default/my-pod-my-resource: selector #0 on device "
-                      "some-driver/worker/instance-1: CEL runtime error: no such key: "
-                      "nosuchattr"])}, id="CEL-runtime-error"),
+                      "claim default/my-pod-my-resource: selector #0: CEL runtime error: no "
+                      "such key: nosuchattr" + HINT])}, id="CEL-runtime-error"),
 ])
 def test_plugin(p, claims, want, request):
     # Go's structured-no-resources case has no ResourceSlice at all.
@@ -378,8 +401,7 @@ def test_class_parameters_cel_runtime_error():
     broken = device_class(CLASS, 'device.attributes["some-driver"].healthy')
     plugin, node_info = setup([claim()], classes=(broken,))
     assert run(plugin, node_info, pod())["filter"] == (Code.ERROR, [
-        "class my-resource-class: selector #0 on device some-driver/worker/instance-1: CEL "
-        "runtime error: no such key: healthy"])
+        "class my-resource-class: selector #0: CEL runtime error: no such key: healthy" + HINT])
 
 
 def test_claim_with_prioritized_list_allocates_the_subrequest():
@@ -402,3 +424,212 @@ def test_postfilter_no_op_reasons_per_release(release, empty, exhausted):
     plugin, node_info = setup([claim(), copy_of(OTHER)], features=feature_gates(release))
     assert run(plugin, node_info, no_claims)["postfilter"] == (Code.UNSCHEDULABLE, empty)
     assert run(plugin, node_info, pod())["postfilter"] == (Code.UNSCHEDULABLE, exhausted)
+
+
+# --- TestPlugin's finalizer, skip-bind, multi-node CEL and binding-condition cases
+# (dynamicresources_test.go, resource.k8s.io/v1), Go's names and objects: allocatedClaim has
+# Go's allocationResult (req-1, some-driver, pool worker, instance-1, local to worker);
+# boundClaim's device reported both binding conditions, failedBindingClaim's failed.
+FINALIZER = "resource.kubernetes.io/delete-protection"
+DRIVER_2 = "some-driver-2"
+BINDING = {"bindingConditions": ["condition"], "bindingFailureConditions": ["failed"]}
+RUN_START = 4_000_000_000.0   # RUN_EPOCH: time.Now() of a FakeHandle at virtual second 0
+
+
+def named(c: dict, name: str, request_name: str, driver: str, device_name: str) -> dict:
+    """claim2 / allocatedClaim2: the second claim of podWithTwoClaimNames."""
+    c["metadata"]["name"] = name
+    c["spec"]["devices"]["requests"][0]["name"] = request_name
+    for r in c["status"].get("allocation", {}).get("devices", {}).get("results", []):
+        r.update(request=request_name, driver=driver, device=device_name)
+    for d in c["status"].get("devices", []):
+        d.update(driver=driver, device=device_name)
+    return c
+
+
+def with_binding(c: dict, *conditions, allocated_ago=None) -> dict:
+    """allocationResultWithBindingConditions, the device's status with the given
+    (type, status) conditions and, when allocated_ago is set, an allocationTimestamp that
+    many seconds before the run's start."""
+    allocation = c["status"]["allocation"]
+    allocation["devices"]["results"][0].update(copy_of(BINDING))
+    if allocated_ago is not None:
+        allocation["allocationTimestamp"] = timestamp(RUN_START - allocated_ago)
+    result = allocation["devices"]["results"][0]
+    status = {"driver": result["driver"], "pool": result["pool"], "device": result["device"]}
+    if conditions:
+        status["conditions"] = [{"type": t, "status": v} for t, v in conditions]
+    c["status"]["devices"] = [status]
+    return c
+
+
+def timestamp(seconds: float) -> str:
+    from datetime import UTC, datetime
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def allocated_claim() -> dict:
+    return claim(allocated=True, node_sel=local(WORKER))
+
+
+def bound_claim() -> dict:
+    return with_binding(allocated_claim(), ("condition", "True"), ("failed", "False"))
+
+
+def failed_binding_claim() -> dict:
+    return with_binding(allocated_claim(), ("condition", "False"), ("failed", "True"))
+
+
+def fabric_slice(driver: str, device_name: str) -> dict:
+    """fabricSlice: a device that binds to the node and has binding conditions."""
+    s = resource_slice(f"worker-{driver}", WORKER, WORKER, driver,
+                       {**device(device_name), "bindsToNode": True, **copy_of(BINDING)})
+    del s["spec"]["nodeName"]
+    s["spec"]["nodeSelector"] = local(WORKER)
+    return s
+
+
+def two_claims_pod() -> PodInfo:
+    p = pod()
+    p.obj["spec"]["resourceClaims"].append({"name": RESOURCE + "-2",
+                                            "resourceClaimName": CLAIM + "-2"})
+    return p
+
+
+DEALLOCATED = (Code.UNSCHEDULABLE, ["deallocation of ResourceClaim completed"])
+NOT_AVAILABLE = {"preenqueue": OK, "prefilter": OK,
+                 "filter": (UNRESOLVABLE, ["resourceclaim not available on the node"]),
+                 "postfilter": DEALLOCATED}
+RESERVED = [{"resource": "pods", "name": POD, "uid": UID}]
+
+
+def status_of(c: dict) -> dict:
+    """The claim's status without allocationTimestamp, which Go's comparison ignores."""
+    out = copy_of(c.get("status") or {})
+    (out.get("allocation") or {}).pop("allocationTimestamp", None)
+    return out
+
+
+@pytest.mark.parametrize("before_prebind, finalizers", [
+    pytest.param(None, [], id="with-resources"),
+    pytest.param(None, [FINALIZER], id="with-resources-has-finalizer"),
+    pytest.param(lambda claims: claims[f"default/{CLAIM}"]["metadata"].update(finalizers=[]),
+                 [FINALIZER], id="with-resources-finalizer-gets-removed"),
+    pytest.param(lambda claims: claims[f"default/{CLAIM}"]["metadata"].update(
+        finalizers=[FINALIZER]), [], id="with-resources-finalizer-gets-added"),
+])
+def test_plugin_finalizer(before_prebind, finalizers):
+    """PreBind adds the finalizer once, whatever happened to it since Reserve; the claim ends
+    allocated (instance-1) and reserved for the pod."""
+    c = claim()
+    c["metadata"]["finalizers"] = list(finalizers)
+    plugin, node_info = setup([c])
+    assert run(plugin, node_info, pod(), before_prebind=before_prebind) == ALLOCATES
+    assert c["metadata"]["finalizers"] == [FINALIZER]
+    assert status_of(c) == {"allocation": {"devices": {"results": [
+        {"request": "req-1", "driver": DRIVER, "pool": WORKER, "device": "instance-1"}]},
+        "nodeSelector": local(WORKER)}, "reservedFor": RESERVED}
+    assert plugin.in_flight == {}
+
+
+def test_plugin_skip_bind():
+    """skip-bind: Unreserve before PreBind (another PreBind plugin failed) drops the
+    in-flight allocation and leaves the claim as it was."""
+    c = claim()
+    plugin, node_info = setup([c])
+    out = run(plugin, node_info, pod(), unreserve_before_prebind=True)
+    assert out["reserve"] == OK and "prebind" not in out
+    assert plugin.in_flight == {}
+    assert c["status"] == {} and "finalizers" not in c["metadata"]
+
+
+def test_plugin_cel_runtime_error_for_one_of_two_nodes():
+    """CEL-runtime-error-for-one-of-two-nodes: worker's device lacks the attribute, so Filter
+    errors there and the cycle ends; worker-2 (healthy) is never tried."""
+    healthy = resource_slice("worker-2-some-driver", "worker-2", "worker-2", DRIVER,
+                             device("instance-1", {"healthy": True}))
+    plugin, node_infos = setup_nodes(
+        [claim(selectors=['device.attributes["some-driver"].healthy'])],
+        slices=(WORKER_SLICE, healthy), nodes=(WORKER, "worker-2"))
+    assert run(plugin, node_infos, pod()) == {
+        "preenqueue": OK, "prefilter": OK, "filter": (Code.ERROR, [
+            "claim default/my-pod-my-resource: selector #0: CEL runtime error: no such key: "
+            "healthy" + HINT])}
+
+
+@pytest.mark.parametrize("claims, slices, want, after", [
+    pytest.param(lambda: [bound_claim()], (), ALLOCATES,
+                 [("my-pod-my-resource", RESERVED)],
+                 id="bound-claim-with-succeeded-binding-conditions"),
+    pytest.param(lambda: [failed_binding_claim()], (WORKER_SLICE,), NOT_AVAILABLE,
+                 [("my-pod-my-resource", None)], id="bound-claim-with-failed-binding"),
+    # Go: allocated time.Now()-10m, so 10m of bindingTimeout have passed when Filter runs; the
+    # virtual clock stands still, so one more second makes "before now" hold.
+    pytest.param(lambda: [with_binding(allocated_claim(), allocated_ago=601)], (),
+                 NOT_AVAILABLE, [("my-pod-my-resource", None)],
+                 id="bound-claim-with-timed-out-binding"),
+    pytest.param(lambda: [with_binding(allocated_claim(), ("condition1", "True"),
+                                       ("condition2", "False"), allocated_ago=601)], (),
+                 NOT_AVAILABLE, [("my-pod-my-resource", None)],
+                 id="bound-claim-with-mixed-binding-conditions"),
+    pytest.param(lambda: [allocated_claim()], (), ALLOCATES,
+                 [("my-pod-my-resource", RESERVED)],
+                 id="bound-claim-without-binding-conditions"),
+    pytest.param(lambda: [bound_claim(), named(bound_claim(), CLAIM + "-2", "req-2", DRIVER_2,
+                                               "instance-2")],
+                 (fabric_slice(DRIVER, "instance-1"), fabric_slice(DRIVER_2, "instance-2")),
+                 ALLOCATES, [("my-pod-my-resource", RESERVED),
+                             ("my-pod-my-resource-2", RESERVED)],
+                 id="multi-claims-binding-conditions-all-success"),
+    pytest.param(lambda: [bound_claim(), named(failed_binding_claim(), CLAIM + "-2", "req-2",
+                                               DRIVER_2, "instance-2")],
+                 (fabric_slice(DRIVER, "instance-1"), fabric_slice(DRIVER_2, "instance-2")),
+                 NOT_AVAILABLE, [("my-pod-my-resource", "unchanged"),
+                                 ("my-pod-my-resource-2", None)],
+                 id="multi-claims-binding-conditions-one-fail"),
+])
+def test_plugin_binding_conditions(claims, slices, want, after):
+    """after: per claim, its reservedFor once the cycle ran, or None when PostFilter
+    deallocated it (allocation and device status gone), or "unchanged"."""
+    objects = claims()
+    before = copy_of(objects)
+    # Go's pods: podWithTwoClaimNames for two claims; bound-claim-without-binding-conditions
+    # has podWithClaimTemplateInStatus, the others podWithClaimName.
+    p = two_claims_pod() if len(objects) == 2 else pod(template=binding_free(objects[0]))
+    plugin, node_info = setup(objects, slices=slices)
+    assert run(plugin, node_info, p) == want
+    for (name, reserved), c, old in zip(after, objects, before):
+        assert c["metadata"]["name"] == name
+        if reserved == "unchanged":
+            assert c == old
+        elif reserved is None:
+            assert "allocation" not in c["status"] and "devices" not in c["status"]
+        else:
+            assert c["status"]["reservedFor"] == reserved
+            assert c["status"]["allocation"]["allocationTimestamp"] == timestamp(RUN_START)
+
+
+def binding_free(c: dict) -> bool:
+    return not binding.waits_on(c)
+
+
+def test_plugin_prebind_fail_with_binding_timeout():
+    """prebind-fail-with-binding-timeout: allocated 590 s before, bindingTimeout 600 s; the
+    claim is not timed out at Filter, and PreBind's poll finds it timed out once 10 s have
+    passed (the poll every 5 s, in virtual time): "claim <name> binding timeout"."""
+    c = with_binding(allocated_claim(), allocated_ago=590)
+    plugin, node_infos = setup_nodes([c], slices=(), args={"bindingTimeout": "600s"})
+    state, p = CycleState(), pod()
+    assert plugin.pre_filter(state, p, node_infos)[1] is None
+    assert plugin.filter(state, p, node_infos[0]) is None
+    assert plugin.reserve(state, p, WORKER) is None
+    status = plugin.pre_bind(state, p, WORKER)
+    assert status.code == Code.WAIT
+    waited = 0.0
+    while status is not None and status.code == Code.WAIT:
+        waited += plugin.pre_bind_poll_delay(waited)
+        plugin.handle._now = waited
+        status = plugin.pre_bind_poll(state, p, WORKER, waited)
+    assert (status.code, status.reasons, waited) == (
+        Code.ERROR, ["claim my-pod-my-resource binding timeout"], 15.0)
+    assert c["status"]["reservedFor"] == RESERVED
