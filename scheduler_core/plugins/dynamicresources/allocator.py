@@ -600,8 +600,10 @@ class _Run:
         return out
 
     def _config(self, index: int, claim: dict) -> list[dict]:
-        """Class configs once per class (FromClass), then the claim's own (FromClaim), each
-        claim config once per request it names (or once when it names none), as Go adds them."""
+        """Class configs once per class (FromClass) naming every request that took the class,
+        then the claim's own (FromClaim), each claim config once per request it names (or once
+        when it names none), as Go adds them (allocator_incubating.go; Requests is not emptied
+        when a class serves every request)."""
         requests = claim["spec"]["devices"].get("requests") or []
         taken = [alts[i] for alts, i in zip(self.requests[index], self.selected[index])]
         config, by_class = [], {}
@@ -621,9 +623,6 @@ class _Run:
                      if r["name"] in wanted or (data.parent and data.full_name in wanted)]
             for _ in named if wanted else [None]:
                 config.append({"source": "FromClaim", "requests": list(wanted), **_opaque(c)})
-        for entry in config:
-            if len(entry["requests"]) == len(requests):
-                entry["requests"] = []
         return [{k: v for k, v in e.items() if v != []} for e in config]
 
 

@@ -52,17 +52,20 @@ def exact(name: str, klass: str, count: int = 1, *selectors: dict, capacity=None
     return {"name": name, "exactly": _extras(out, selectors, capacity, tolerations, admin)}
 
 
-def all_devices(name: str, klass: str, capacity=None) -> dict:
+def all_devices(name: str, klass: str, capacity=None, admin: bool = False) -> dict:
     """allDeviceRequest(name, class)[.withCapacityRequest(q)]."""
     return {"name": name, "exactly": _extras({"deviceClassName": klass, "allocationMode": "All"},
-                                             (), capacity, (), False)}
+                                             (), capacity, (), admin)}
 
 
 def sub(name: str, klass: str, count: int = 1, *selectors: dict, capacity=None,
-        tolerations=()) -> dict:
-    """subRequest(name, class, count, fields...)[.withCapacityRequest(q)]."""
-    return _extras({"name": name, "deviceClassName": klass, "allocationMode": "ExactCount",
-                    "count": count}, selectors, capacity, tolerations, False)
+        tolerations=(), mode: str = "ExactCount") -> dict:
+    """subRequest(name, class, count, fields...)[.withCapacityRequest(q)]
+    [.withAllocationMode(mode)]; mode All has no count."""
+    out = {"name": name, "deviceClassName": klass, "allocationMode": mode}
+    if mode == "ExactCount":
+        out["count"] = count
+    return _extras(out, selectors, capacity, tolerations, False)
 
 
 def prioritized(name: str, *subrequests: dict) -> dict:
@@ -82,11 +85,13 @@ def _extras(out: dict, selectors, capacity, tolerations, admin: bool) -> dict:
     return out
 
 
-def claim(name: str, *requests: dict, constraints=()) -> dict:
-    """claim(name).withRequests(...).withConstraints(...)."""
+def claim(name: str, *requests: dict, constraints=(), config=()) -> dict:
+    """claim(name).withRequests(...).withConstraints(...).withConfigs(...)."""
     devices = {"requests": list(requests)}
     if constraints:
         devices["constraints"] = list(constraints)
+    if config:
+        devices["config"] = list(config)
     return {"metadata": {"name": name, "namespace": "default"}, "spec": {"devices": devices},
             "status": {}}
 
@@ -190,6 +195,7 @@ class Case:
     node: dict = field(default_factory=go_node)
     driver: str = DRIVER_A
     selector: str | None = "local"   # the allocation's nodeSelector: localNodeSelector(node)
+    config: list | None = None       # per claim, Devices.Config (Go's matcher: nil otherwise)
 
 
 SHARED = "shared"   # a result with a shareID and no consumedCapacity
@@ -226,6 +232,8 @@ def run_case(case: Case) -> None:
     assert results is not None, "expected an allocation"
     assert [sorted(_summary(r) for r in a["devices"]["results"]) for a in results] == \
         [sorted(_normal(tuple(w)) for w in want) for want in case.want]
+    assert [a["devices"].get("config") for a in results] == (case.config or
+                                                               [None] * len(results))
     if case.selector == "local":
         name = case.node["metadata"]["name"]
         assert all(a.get("nodeSelector") == local_to(name) for a in results)
@@ -252,3 +260,13 @@ def _summary(result: dict) -> tuple:
         out = (*out, tuple(t.get("key", "") + "/" + t.get("effect", "")
                            for t in result["tolerations"]))
     return out
+
+
+def opaque(driver: str, attribute: str) -> dict:
+    """deviceConfiguration(driver, attribute): {attribute: attribute + "Value"}."""
+    return {"opaque": {"driver": driver, "parameters": {attribute: attribute + "Value"}}}
+
+
+def with_config(klass: dict, driver: str, attribute: str) -> dict:
+    """classWithConfig(name, driver, attribute)."""
+    return {**klass, "spec": {**klass["spec"], "config": [opaque(driver, attribute)]}}

@@ -139,8 +139,8 @@ def test_class_config_is_added_from_class_and_claim():
     classes = [device_class(CLASS_A, MATCH_DRIVER, config=[opaque])]
     c = claim("claim-0", config=[{"requests": ["req-0"], **opaque}])
     got = allocate([c], [one_slice()], classes)
-    assert got[0]["devices"]["config"] == [{"source": "FromClass", **opaque},
-                                           {"source": "FromClaim", **opaque}]
+    assert got[0]["devices"]["config"] == [{"source": "FromClass", "requests": ["req-0"], **opaque},
+                                           {"source": "FromClaim", "requests": ["req-0"], **opaque}]
 
 
 @pytest.mark.parametrize("claims,slices,classes,message", [
@@ -252,5 +252,5 @@ def test_prioritized_list_class_and_claim_config_name_the_subrequest():
                                    device("device-2", {"size": "medium"}))], classes)
     assert [r["request"] for r in got[0]["devices"]["results"]] == ["req-0/small", "req-1"]
     assert got[0]["devices"]["config"] == [
-        {"source": "FromClass", **opaque},  # both requests: "empty means all"
+        {"source": "FromClass", "requests": ["req-0/small", "req-1"], **opaque},
         {"source": "FromClaim", "requests": ["req-0/small"], **opaque}]

@@ -19,6 +19,7 @@ from .gotable import (
     POOL_1,
     SHARED,
     Case,
+    all_devices,
     cel,
     claim,
     consumes,
@@ -31,10 +32,12 @@ from .gotable import (
     go_slice,
     match,
     multi,
+    opaque,
     policy_range,
     prioritized,
     run_case,
     sub,
+    with_config,
 )
 
 REQ0, REQ1, REQ2, REQ3 = "req-0", "req-1", "req-2", "req-3"
@@ -169,4 +172,214 @@ CONSUMABLE_CAPACITY = {
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in CONSUMABLE_CAPACITY.items()])
 def test_consumable_capacity_after_dedicated_devices(case):
+    run_case(case)
+
+
+# --- admin access and "all devices" with a prioritized list. Go's claims have no namespace
+# (klog prints "claim-0"); the engine's always have one, so its messages say "default/claim-0".
+ADMIN = features("AdminAccess")
+PL = features("PrioritizedList")
+TWO_DEVICES = one_slice(device("device-1"), device("device-2"))
+DRIVER_B_SLICE = go_slice("slice-2", NODE_1, "pool-2", "driver-b", device("device-1"))
+CLASSES_AB = [CLASS, go_class("class-b", "driver-b")]
+
+
+def all_or_class_b():
+    """req-0: firstAvailable [subReq-0 (class-a, All), subReq-1 (class-b, 1)]."""
+    return claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A, mode="All"),
+                                        sub("subReq-1", "class-b")))
+
+
+ADMIN_ACCESS = {
+    "all-devices-some-allocated-admin-access": Case(
+        ADMIN, [claim("claim-0", all_devices(REQ0, CLASS_A, admin=True))], [CLASS],
+        [TWO_DEVICES], allocated={"device-1"},
+        want=[[(REQ0, POOL_1, "device-1", "admin"), (REQ0, POOL_1, "device-2", "admin")]]),
+    # The second request asks for all devices, but the first takes one for the same claim.
+    "all-devices-some-allocating-admin-access": Case(
+        ADMIN, [claim("claim-0", exact(REQ0, CLASS_A, admin=True),
+                      all_devices(REQ1, CLASS_A, admin=True))], [CLASS], [TWO_DEVICES]),
+    "count-devices-some-allocated-admin-access": Case(
+        ADMIN, [claim("claim-0", exact(REQ0, CLASS_A, 2, admin=True))], [CLASS], [TWO_DEVICES],
+        allocated={"device-1"},
+        want=[[(REQ0, POOL_1, "device-1", "admin"), (REQ0, POOL_1, "device-2", "admin")]]),
+    "separate-claims-share-device-admin-access": Case(
+        ADMIN, [claim("claim-0", exact(REQ0, CLASS_A, admin=True)),
+                claim("claim-1", exact(REQ0, CLASS_A, admin=True))], [CLASS], [TWO_DEVICES],
+        want=[[(REQ0, POOL_1, "device-1", "admin")], [(REQ0, POOL_1, "device-1", "admin")]]),
+    "admin-access-claims-device-allocating-for-non-admin-access": Case(
+        ADMIN, [claim("claim-0", exact(REQ0, CLASS_A)),
+                claim("claim-1", exact(REQ0, CLASS_A, admin=True))], [CLASS], [TWO_DEVICES],
+        want=[[(REQ0, POOL_1, "device-1")], [(REQ0, POOL_1, "device-1", "admin")]]),
+    "admin-access-disabled": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A, admin=True))], [CLASS],
+        [one_slice(device("device-1"))],
+        error="claim default/claim-0, request req-0: admin access is requested, but the "
+              "feature is disabled"),
+    "admin-access-enabled": Case(
+        ADMIN, [claim("claim-0", exact(REQ0, CLASS_A, admin=True))], [CLASS],
+        [one_slice(device("device-1"))], allocated={"device-1", "device-2"},
+        want=[[(REQ0, POOL_1, "device-1", "admin")]]),
+    "all-devices-slice-without-devices-prioritized-list": Case(
+        PL, [all_or_class_b()], CLASSES_AB, [one_slice(), DRIVER_B_SLICE],
+        want=[[("req-0/subReq-1", "pool-2", "device-1", "driver-b")]]),
+    "all-devices-no-slices-prioritized-list": Case(
+        PL, [all_or_class_b()], CLASSES_AB, [DRIVER_B_SLICE],
+        want=[[("req-0/subReq-1", "pool-2", "device-1", "driver-b")]]),
+    "all-devices-some-allocated-prioritized-list": Case(
+        PL, [all_or_class_b()], CLASSES_AB, [TWO_DEVICES, DRIVER_B_SLICE],
+        allocated={"device-1"}, want=[[("req-0/subReq-1", "pool-2", "device-1", "driver-b")]]),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in ADMIN_ACCESS.items()])
+def test_admin_access_and_all_devices(case):
+    run_case(case)
+
+
+# --- prioritized-list-* (firstAvailable), Go's claims and slices.
+CLASS_B = go_class("class-b", "driver-b")
+
+
+def at_least_memory(amount: str) -> dict:
+    return at_least("memory", amount)
+
+
+def memory_device(name, amount, version=None):
+    return device(name, {"memory": amount},
+                  {"driverVersion": {"version": version}} if version else None)
+
+
+def pool_slice(name, pool, driver, *devices):
+    return go_slice(name, NODE_1, pool, driver, *devices)
+
+
+VERSION_MATCH = VERSION_ATTR
+PRIORITIZED_LIST = {
+    "prioritized-list-first-unavailable": Case(
+        PL, [claim("claim-0", prioritized(REQ0, sub("subReq-0", "class-b"),
+                                          sub("subReq-1", CLASS_A)))],
+        [CLASS, CLASS_B], [one_slice(device("device-1"))],
+        want=[[("req-0/subReq-1", POOL_1, "device-1")]]),
+    "prioritized-list-non-available": Case(
+        PL, [claim("claim-0", prioritized(REQ0, sub("subReq-0", "class-b", 2),
+                                          sub("subReq-1", CLASS_A, 2)))],
+        [CLASS, CLASS_B], [one_slice(device("device-1")),
+                           pool_slice("slice-2", "pool-2", "driver-b", device("device-1"))]),
+    "prioritized-list-device-config": Case(
+        PL, [claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A),
+                                          sub("subReq-1", "class-b", 2)),
+                   config=[{"requests": ["req-0/subReq-0"], **opaque(DRIVER_A, "foo")},
+                           {"requests": ["req-0/subReq-1"], **opaque("driver-b", "bar")}])],
+        [CLASS, CLASS_B],
+        [pool_slice("slice-1", POOL_1, "driver-b", device("device-1", None, {}),
+                    device("device-2", None, {}))],
+        want=[[("req-0/subReq-1", POOL_1, "device-1", "driver-b"),
+               ("req-0/subReq-1", POOL_1, "device-2", "driver-b")]],
+        config=[[{"source": "FromClaim", "requests": ["req-0/subReq-1"],
+                  **opaque("driver-b", "bar")}]]),
+    "prioritized-list-class-config": Case(
+        PL, [claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A, 2),
+                                          sub("subReq-1", "class-b", 2)))],
+        [with_config(CLASS, DRIVER_A, "foo"), with_config(CLASS_B, "driver-b", "bar")],
+        [pool_slice("slice-1", POOL_1, "driver-b", device("device-1"), device("device-2")),
+         pool_slice("slice-2", "pool-2", DRIVER_A, device("device-3"))],
+        want=[[("req-0/subReq-1", POOL_1, "device-1", "driver-b"),
+               ("req-0/subReq-1", POOL_1, "device-2", "driver-b")]],
+        config=[[{"source": "FromClass", "requests": ["req-0/subReq-1"],
+                  **opaque("driver-b", "bar")}]]),
+    "prioritized-list-subrequests-with-expressions": Case(
+        PL, [claim("claim-0", exact(REQ0, CLASS_A, 1, at_least_memory("1Gi")),
+                   prioritized(REQ1, sub("subReq-0", CLASS_A, 1, at_least_memory("4Gi")),
+                               sub("subReq-1", CLASS_A, 2, at_least_memory("2Gi"))))],
+        [CLASS], [one_slice(memory_device("device-1", "2Gi"), memory_device("device-2", "2Gi"),
+                            memory_device("device-3", "1Gi"))],
+        want=[[(REQ0, POOL_1, "device-3"), ("req-1/subReq-1", POOL_1, "device-1"),
+               ("req-1/subReq-1", POOL_1, "device-2")]]),
+    "prioritized-list-subrequests-with-constraints-ref-parent-request": Case(
+        PL, [claim("claim-0", exact(REQ0, CLASS_A, 1, at_least_memory("8Gi")),
+                   prioritized(REQ1, sub("subReq-0", CLASS_A, 1, at_least_memory("2Gi")),
+                               sub("subReq-1", CLASS_A, 1, at_least_memory("1Gi"))),
+                   constraints=[match(VERSION_MATCH, REQ0, REQ1)])],
+        [CLASS], [pool_slice("slice-1", POOL_1, DRIVER_A,
+                             memory_device("device-1", "8Gi", "1.0.0")),
+                  pool_slice("slice-2", "pool-2", DRIVER_A,
+                             memory_device("device-2", "2Gi", "2.0.0"),
+                             memory_device("device-3", "1Gi", "1.0.0"))],
+        want=[[(REQ0, POOL_1, "device-1"), ("req-1/subReq-1", "pool-2", "device-3")]]),
+    "prioritized-list-subrequests-with-constraints-ref-sub-request": Case(
+        PL, [claim("claim-0", exact(REQ0, CLASS_A, 1, at_least_memory("8Gi")),
+                   prioritized(REQ1, sub("subReq-0", CLASS_A, 1, at_least_memory("2Gi")),
+                               sub("subReq-1", CLASS_A, 1, at_least_memory("1Gi"))),
+                   constraints=[match(VERSION_MATCH, REQ0, "req-1/subReq-0")])],
+        [CLASS], [pool_slice("slice-1", POOL_1, DRIVER_A,
+                             memory_device("device-1", "8Gi", "1.0.0")),
+                  pool_slice("slice-2", "pool-2", DRIVER_A,
+                             memory_device("device-2", "2Gi", "2.0.0"))],
+        want=[[(REQ0, POOL_1, "device-1"), ("req-1/subReq-1", "pool-2", "device-2")]]),
+    "prioritized-list-subrequests-with-allocation-mode-all": Case(
+        PL, [claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A, mode="All"),
+                                          sub("subReq-1", CLASS_A)))],
+        [CLASS], [TWO_DEVICES], allocated={"device-1"},
+        want=[[("req-0/subReq-1", POOL_1, "device-2")]]),
+    "prioritized-list-allocation-mode-all-multiple-requests": Case(
+        PL, [claim("claim-0", exact(REQ0, CLASS_A),
+                   prioritized(REQ1, sub("subReq-0", CLASS_A, mode="All"),
+                               sub("subReq-1", CLASS_A)))],
+        [CLASS], [TWO_DEVICES],
+        want=[[(REQ0, POOL_1, "device-1"), ("req-1/subReq-1", POOL_1, "device-2")]]),
+    "prioritized-list-disabled": Case(
+        features(), [claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A)))], [CLASS],
+        [one_slice(device("device-1"))],
+        error="claim default/claim-0, request req-0: has subrequests, but the "
+              "DRAPrioritizedList feature is disabled"),
+    "prioritized-list-multi-request": Case(
+        PL, [claim("claim-0", exact(REQ1, CLASS_A, 1, at_least_memory("8Gi")),
+                   prioritized(REQ0, sub("subReq-0", CLASS_A, 1, at_least_memory("8Gi")),
+                               sub("subReq-1", CLASS_A, 1, at_least_memory("4Gi"))))],
+        [CLASS], [pool_slice("slice-1", POOL_1, DRIVER_A, memory_device("device-1", "8Gi")),
+                  pool_slice("slice-2", "pool-2", DRIVER_A, memory_device("device-2", "4Gi"))],
+        want=[[(REQ1, POOL_1, "device-1"), ("req-0/subReq-1", "pool-2", "device-2")]]),
+    "prioritized-list-with-backtracking": Case(
+        PL, [claim("claim-0",
+                   prioritized(REQ0, sub("subReq-0", CLASS_A, 1, at_least_memory("8Gi")),
+                               sub("subReq-1", CLASS_A, 1, at_least_memory("4Gi"))),
+                   exact(REQ1, CLASS_A, 1, at_least_memory("8Gi")))],
+        [CLASS], [pool_slice("slice-1", POOL_1, DRIVER_A, memory_device("device-1", "8Gi")),
+                  pool_slice("slice-2", "pool-2", DRIVER_A, memory_device("device-2", "4Gi"))],
+        want=[[("req-0/subReq-1", "pool-2", "device-2"), (REQ1, POOL_1, "device-1")]]),
+    "prioritized-list-too-many-in-first-subrequest": Case(
+        PL, [claim("claim-0", prioritized(REQ0, sub("subReq-0", "class-b", 500),
+                                          sub("subReq-1", CLASS_A)))],
+        [CLASS, CLASS_B], [one_slice(device("device-1"))],
+        want=[[("req-0/subReq-1", POOL_1, "device-1")]]),
+    "with-class-device-config": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))],
+        [with_config(CLASS, DRIVER_A, "classAttribute")], [one_slice(device("device-1"))],
+        want=[[(REQ0, POOL_1, "device-1")]],
+        config=[[{"source": "FromClass", "requests": [REQ0],
+                  **opaque(DRIVER_A, "classAttribute")}]]),
+    "with-class-device-config-with-multiple-request-and-configs": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A), exact(REQ1, CLASS_A),
+                           exact(REQ2, "class-b"))],
+        [with_config(CLASS, DRIVER_A, "classAttribute-A"),
+         with_config(CLASS_B, "driver-b", "classAttribute-B")],
+        [one_slice(device("device-0"), device("device-1")),
+         pool_slice("slice-2", POOL_1, "driver-b", device("device-1"))],
+        want=[[(REQ0, POOL_1, "device-0"), (REQ1, POOL_1, "device-1"),
+               (REQ2, POOL_1, "device-1", "driver-b")]],
+        config=[[{"source": "FromClass", "requests": [REQ0, REQ1],
+                  **opaque(DRIVER_A, "classAttribute-A")},
+                 {"source": "FromClass", "requests": [REQ2],
+                  **opaque("driver-b", "classAttribute-B")}]]),
+    "claim-with-device-config": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A),
+                           config=[opaque(DRIVER_A, "deviceAttribute")])], [CLASS],
+        [one_slice(device("device-1"))], want=[[(REQ0, POOL_1, "device-1")]],
+        config=[[{"source": "FromClaim", **opaque(DRIVER_A, "deviceAttribute")}]]),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in PRIORITIZED_LIST.items()])
+def test_prioritized_list_and_config(case):
     run_case(case)
