@@ -200,38 +200,87 @@ def _slice_targets(s: dict, node: dict, features: Features) -> bool:
 
 def gather_pools(slices: list[dict], node: dict,
                  features: Features = ALL_FEATURES) -> list[Pool]:
-    """GatherPools: the pools with devices reachable from the node, in order of first slice.
+    """GatherPools (pools_incubating.go): the pools with devices reachable from the node, in
+    order of first slice. Slices with sharedCounters always count (partitionable devices; with
+    the feature off they and perDeviceNodeSelection slices are ignored).
 
-    A pool is complete when its generation has resourceSliceCount slices in all, whichever
-    nodes they target; a newer generation elsewhere makes the node's slices obsolete."""
-    pools: dict[tuple, Pool] = {}
+    A pool is complete when its slices for the node number resourceSliceCount. Only when they
+    do not are the other nodes' slices looked at: a newer generation there makes the pool
+    obsolete (ignored), otherwise all slices of the generation decide completeness. A pool
+    whose devices repeat a name, or whose counter sets or counter consumption do not add up,
+    is invalid."""
+    pools: dict[tuple, list[dict]] = {}
     for s in slices:
-        if not _slice_targets(s, node, features):
-            continue
         spec = s["spec"]
-        key = (spec["driver"], spec["pool"]["name"])
-        pool = pools.get(key)
-        generation = spec["pool"].get("generation", 0)
-        if pool is None:
-            pools[key] = Pool(spec["driver"], spec["pool"]["name"], [s])
-        elif generation > _generation(pool.slices[0]):
-            pool.slices = [s]  # newer: replaces the old slices
-        elif generation == _generation(pool.slices[0]):
-            pool.slices.append(s)
+        counters_slice = bool(spec.get("sharedCounters"))
+        if not features.partitionable_devices and (
+                spec.get("perDeviceNodeSelection") is not None or counters_slice):
+            continue
+        if counters_slice or _slice_targets(s, node, features):
+            _add_slice(pools, s)
     out = []
-    for key, pool in pools.items():
-        generation = _generation(pool.slices[0])
-        same_pool = [s for s in slices
-                     if (s["spec"]["driver"], s["spec"]["pool"]["name"]) == key]
-        if any(_generation(s) > generation for s in same_pool):
-            continue   # obsolete: the driver is replacing this generation
-        pool.all_slices = [s for s in same_pool if _generation(s) == generation]
-        pool.incomplete = len(pool.all_slices) != \
-            pool.slices[0]["spec"]["pool"]["resourceSliceCount"]
-        names = [d["name"] for s in pool.slices for d in s["spec"].get("devices") or []]
-        pool.invalid = len(names) != len(set(names))
-        out.append(pool)
+    for (driver, name), targeting in pools.items():
+        count = targeting[0]["spec"]["pool"]["resourceSliceCount"]
+        all_slices = targeting
+        if len(targeting) != count:
+            generation = _generation(targeting[0])
+            same_pool = [s for s in slices
+                         if (s["spec"]["driver"], s["spec"]["pool"]["name"]) == (driver, name)]
+            if any(_generation(s) > generation for s in same_pool):
+                continue   # obsolete: the driver is replacing this generation
+            all_slices = [s for s in same_pool if _generation(s) == generation]
+            if len(all_slices) != count:
+                out.append(Pool(driver, name, [], incomplete=True))
+                continue
+        out.append(_build_pool(driver, name, targeting, all_slices, features))
     return out
+
+
+def _add_slice(pools: dict, s: dict) -> None:
+    """addSlice: a newer generation replaces the pool's slices, an older one is ignored."""
+    key = (s["spec"]["driver"], s["spec"]["pool"]["name"])
+    current = pools.get(key)
+    if current is None or _generation(s) > _generation(current[0]):
+        pools[key] = [s]
+    elif _generation(s) == _generation(current[0]):
+        current.append(s)
+
+
+def _build_pool(driver: str, name: str, targeting: list[dict], all_slices: list[dict],
+                features: Features) -> Pool:
+    """buildPool: the node's device slices, validated."""
+    partitionable = features.partitionable_devices
+    device_slices = [s for s in targeting
+                     if not (partitionable and s["spec"].get("sharedCounters"))]
+    pool = Pool(driver, name, device_slices, all_slices=all_slices)
+    names = [d["name"] for s in device_slices for d in s["spec"].get("devices") or []]
+    pool.invalid = len(names) != len(set(names))
+    if partitionable and not pool.invalid:
+        counter_sets = _counter_sets(targeting)
+        pool.invalid = counter_sets is None or not _consumption_valid(counter_sets, all_slices)
+    return pool
+
+
+def _counter_sets(pool_slices: list[dict]) -> dict[str, set] | None:
+    """getAndValidateCounterSets: counter set name -> its counters; None for a name twice."""
+    out: dict[str, set] = {}
+    for s in pool_slices:
+        for counter_set in s["spec"].get("sharedCounters") or []:
+            if counter_set.get("name") in out:
+                return None
+            out[counter_set.get("name")] = set(counter_set.get("counters") or {})
+    return out
+
+
+def _consumption_valid(counter_sets: dict[str, set], pool_slices: list[dict]) -> bool:
+    """validateDeviceCounterConsumption: every consumed counter exists in its counter set."""
+    for s in pool_slices:
+        for device in s["spec"].get("devices") or []:
+            for usage in device.get("consumesCounters") or []:
+                known = counter_sets.get(usage.get("counterSet"))
+                if known is None or not set(usage.get("counters") or {}) <= known:
+                    return False
+    return True
 
 
 def _generation(s: dict) -> int:

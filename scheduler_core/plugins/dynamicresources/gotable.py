@@ -156,13 +156,34 @@ def go_slice(name: str, node, pool: str, driver: str, *devices: dict, count: int
     spec = {"driver": driver, "pool": {"name": pool, "generation": generation,
                                        "resourceSliceCount": count},
             "devices": list(devices)}
-    if isinstance(node, dict):
-        spec["nodeSelector"] = node
-    elif node == "all":
-        spec["allNodes"] = True
+    if node == PER_DEVICE:
+        spec["perDeviceNodeSelection"] = True
     else:
-        spec["nodeName"] = node
+        spec.update(_node_selection(node))
     return {"metadata": {"name": name}, "spec": spec}
+
+
+PER_DEVICE = "nodeSelectionPerDevice"
+
+
+def _node_selection(node) -> dict:
+    """A node name, "all" (nodeSelectionAll) or a node selector, as the API's fields."""
+    if isinstance(node, dict):
+        return {"nodeSelector": node}
+    if node == "all":
+        return {"allNodes": True}
+    return {"nodeName": node}
+
+
+def with_node(d: dict, node) -> dict:
+    """.withNodeSelection(node) of a device in a perDeviceNodeSelection slice."""
+    return {**d, **_node_selection(node)}
+
+
+def label_selector(key: str, *values: str) -> dict:
+    """nodeLabelSelector(key, values...)."""
+    return {"nodeSelectorTerms": [{"matchExpressions": [
+        {"key": key, "operator": "In", "values": list(values)}]}]}
 
 
 def counter_slice(name: str, node: str, pool: str, driver: str, *counter_sets, count: int = 1):
@@ -194,7 +215,7 @@ class Case:
     capacity: dict = field(default_factory=dict)   # device name -> {capacity: quantity}
     node: dict = field(default_factory=go_node)
     driver: str = DRIVER_A
-    selector: str | None = "local"   # the allocation's nodeSelector: localNodeSelector(node)
+    selector: str | dict | None = "local"   # the nodeSelector: localNodeSelector(node) or this
     config: list | None = None       # per claim, Devices.Config (Go's matcher: nil otherwise)
 
 
@@ -234,9 +255,9 @@ def run_case(case: Case) -> None:
         [sorted(_normal(tuple(w)) for w in want) for want in case.want]
     assert [a["devices"].get("config") for a in results] == (case.config or
                                                                [None] * len(results))
-    if case.selector == "local":
-        name = case.node["metadata"]["name"]
-        assert all(a.get("nodeSelector") == local_to(name) for a in results)
+    selector = local_to(case.node["metadata"]["name"]) if case.selector == "local" \
+        else case.selector
+    assert all(a.get("nodeSelector") == selector for a in results)
 
 
 def _normal(summary: tuple) -> tuple:

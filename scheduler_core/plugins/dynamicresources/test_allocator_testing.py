@@ -16,6 +16,7 @@ from .gotable import (
     CLASS_A,
     DRIVER_A,
     NODE_1,
+    PER_DEVICE,
     POOL_1,
     SHARED,
     Case,
@@ -30,6 +31,7 @@ from .gotable import (
     features,
     go_class,
     go_slice,
+    label_selector,
     match,
     multi,
     opaque,
@@ -38,6 +40,8 @@ from .gotable import (
     run_case,
     sub,
     with_config,
+    with_node,
+    with_taints,
 )
 
 REQ0, REQ1, REQ2, REQ3 = "req-0", "req-1", "req-2", "req-3"
@@ -382,4 +386,291 @@ PRIORITIZED_LIST = {
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in PRIORITIZED_LIST.items()])
 def test_prioritized_list_and_config(case):
+    run_case(case)
+
+
+# --- tainted-* not covered by test_allocator_features.py's TAINT_CASES, partitionable-devices-*
+# beyond its PARTITION_CASES, and the prioritized-list allocationMode All cases.
+TAINT_NO_SCHEDULE = {"key": "taint-key", "value": "taint-value", "effect": "NoSchedule"}
+TAINT_NO_EXECUTE = {"key": "taint-key", "value": "taint-value-2", "effect": "NoExecute"}
+TOLERATE_NO_SCHEDULE = {"operator": "Exists", "key": "taint-key", "effect": "NoSchedule"}
+TOLERATE_NO_EXECUTE = {"operator": "Equal", "key": "taint-key", "value": "taint-value-2",
+                       "effect": "NoExecute"}
+TAINTED_TWO = one_slice(with_taints(device("device-1"), TAINT_NO_SCHEDULE),
+                        with_taints(device("device-2"), TAINT_NO_EXECUTE))
+CS1, CS2 = "counter-set-1", "counter-set-2"
+PD = features("PartitionableDevices")
+PD_PL = features("PartitionableDevices", "PrioritizedList")
+
+
+def partition(name, *usages, node=None, **kw):
+    """device(name, fromCounters, nil).withDeviceCounterConsumption(...)[.withNodeSelection]."""
+    out = consumes(device(name, None, kw.get("attributes")), *usages, from_counters=True)
+    return with_node(out, node) if node is not None else out
+
+
+def generation(value: str) -> dict:
+    return {"generation": {"string": value}}
+
+
+def generation_is(value: str) -> dict:
+    return cel(f'device.attributes["{DRIVER_A}"].generation == "{value}"')
+
+
+def v6_or_v5():
+    return claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A, 0, generation_is("v6"),
+                                                  mode="All"),
+                                        sub("subReq-1", CLASS_A, 0, generation_is("v5"),
+                                            mode="All")))
+
+
+MORE_FEATURE_CASES = {
+    "tainted-two-devices-prioritized-list-tolerated": Case(
+        features("DeviceTaints", "PrioritizedList"),
+        [claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A),
+                                      sub("subReq-1", CLASS_A, 1,
+                                          tolerations=[TOLERATE_NO_EXECUTE])))],
+        [CLASS], [TAINTED_TWO],
+        want=[[("req-0/subReq-1", POOL_1, "device-2", ("taint-key/NoExecute",))]]),
+    "tainted-no-effect": Case(
+        features("DeviceTaints"), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [one_slice(with_taints(device("device-1"), {**TAINT_NO_SCHEDULE, "effect": "None"}))],
+        want=[[(REQ0, POOL_1, "device-1")]]),
+    "tainted-admin-access": Case(
+        features("DeviceTaints", "AdminAccess"),
+        [claim("claim-0", exact(REQ0, CLASS_A, admin=True))], [CLASS],
+        [one_slice(with_taints(device("device-1"), TAINT_NO_SCHEDULE))],
+        allocated={"device-1", "device-2"}),
+    "tainted-admin-access-disabled": Case(
+        features("AdminAccess"), [claim("claim-0", exact(REQ0, CLASS_A, admin=True))], [CLASS],
+        [one_slice(with_taints(device("device-1"), TAINT_NO_SCHEDULE))],
+        allocated={"device-1", "device-2"}, want=[[(REQ0, POOL_1, "device-1", "admin")]]),
+    "partitionable-devices-overallocated-capacity-pool": Case(
+        PD, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [one_slice(partition("device-1", (CS1, {"memory": "4Gi"})),
+                   partition("device-2", (CS1, {"memory": "20Gi"}))),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "18Gi"}))],
+        allocated={"device-2"}),
+    "partitionable-devices-disabled-device-consumes-counters": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [one_slice(consumes(device("device-1"), (CS1, {"memory": "4Gi"}))),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "18Gi"}))]),
+    "partitionable-devices-disabled-other-device-do-not-consume-counters": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [one_slice(consumes(device("device-1"), (CS1, {"memory": "4Gi"})), device("device-2"),
+                   count=2),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "18Gi"}),
+                       count=2)],
+        want=[[(REQ0, POOL_1, "device-2")]]),
+    "partitionable-devices-disabled-per-device-node-selection": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [go_slice("slice-1", PER_DEVICE, POOL_1, DRIVER_A,
+                  with_node(device("device-2"), NODE_1))]),
+    "partitionable-devices-per-device-node-selection-nodename": Case(
+        PD_PL, [claim("claim-0", prioritized(
+            REQ0, sub("subReq-0", CLASS_A, 1, at_least("memory", "6Gi")),
+            sub("subReq-1", CLASS_A, 1, at_least("memory", "4Gi"))))], [CLASS],
+        [go_slice("slice-1", PER_DEVICE, POOL_1, DRIVER_A,
+                  partition("device-1", (CS1, {"memory": "4Gi"}), node=NODE_1),
+                  partition("device-2", (CS1, {"memory": "6Gi"}), node="node-2"), count=2),
+         counter_slice("slice-2", PER_DEVICE, POOL_1, DRIVER_A, (CS1, {"memory": "18Gi"}),
+                       count=2)],
+        want=[[("req-0/subReq-1", POOL_1, "device-1")]]),
+    "partitionable-devices-per-device-node-selection-node-selector": Case(
+        PD_PL, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [go_slice("slice-1", PER_DEVICE, POOL_1, DRIVER_A,
+                  partition("device-1", (CS1, {"memory": "4Gi"}),
+                            node=label_selector("region", "region-1")), count=2),
+         counter_slice("slice-2", PER_DEVICE, POOL_1, DRIVER_A, (CS1, {"memory": "18Gi"}),
+                       count=2)],
+        want=[[(REQ0, POOL_1, "device-1")]], selector=label_selector("region", "region-1")),
+    "partitionable-devices-per-device-node-selection-node-selector-multiple-devices": Case(
+        PD_PL, [claim("claim-0", exact(REQ0, CLASS_A, 3), exact(REQ1, "class-b", 3))],
+        [CLASS, CLASS_B],
+        [go_slice("slice-1", PER_DEVICE, POOL_1, DRIVER_A,
+                  partition("device-1", (CS1, {"memory": "4Gi"}),
+                            node=label_selector("region", "region-1")),
+                  partition("device-2", (CS1, {"memory": "4Gi"}), node=NODE_1),
+                  partition("device-3", (CS1, {"memory": "4Gi"}), node="all"), count=2),
+         counter_slice("slice-2", PER_DEVICE, POOL_1, DRIVER_A, (CS1, {"memory": "18Gi"}),
+                       count=2),
+         go_slice("slice-3", NODE_1, "pool-2", "driver-b",
+                  *(partition(f"device-{i}", (CS2, {"memory": "4Gi"})) for i in (1, 2, 3)),
+                  count=2),
+         counter_slice("slice-4", NODE_1, "pool-2", "driver-b", (CS2, {"memory": "12Gi"}),
+                       count=2)],
+        want=[[(REQ0, POOL_1, f"device-{i}") for i in (1, 2, 3)]
+              + [(REQ1, "pool-2", f"device-{i}", "driver-b") for i in (1, 2, 3)]]),
+    "partitionable-devices-with-attribute-selector": Case(
+        PD, [claim("claim-0", exact(REQ0, CLASS_A, 2),
+                   exact(REQ1, CLASS_A, 1, cel(f'device.attributes["{DRIVER_A}"].special')))],
+        [CLASS],
+        [one_slice(*(consumes(device(f"device-{i}", None, {"special": {"bool": i == 1}}),
+                              (CS1, {f"cpu{i}": "1"}), (CS2, {"mem": "10Gi"}))
+                     for i in (1, 2, 3)), count=2),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A,
+                       (CS1, {"cpu1": "1", "cpu2": "1", "cpu3": "1"}), (CS2, {"mem": "30Gi"}),
+                       count=2)],
+        want=[[(REQ0, POOL_1, "device-2"), (REQ0, POOL_1, "device-3"),
+               (REQ1, POOL_1, "device-1")]]),
+    "prioritized-list-allocation-mode-all": Case(
+        PL, [claim("claim-0", prioritized(REQ0, sub("subReq-0", CLASS_A, mode="All"),
+                                          sub("subReq-1", CLASS_A)))],
+        [CLASS], [TWO_DEVICES], allocated={"device-2"},
+        want=[[("req-0/subReq-1", POOL_1, "device-1")]]),
+    "prioritized-list-allocation-mode-all-with-selectors": Case(
+        PL, [v6_or_v5()], [CLASS], [one_slice(device("device-1", None, generation("v5")))],
+        want=[[("req-0/subReq-1", POOL_1, "device-1")]]),
+    "prioritized-list-allocation-mode-all-with-selectors-multiple-pools": Case(
+        PL, [v6_or_v5()], [CLASS],
+        [one_slice(device("device-1", None, generation("v5"))),
+         pool_slice("slice-2", "pool-2", DRIVER_A, device("device-1", None, generation("v5")))],
+        want=[[("req-0/subReq-1", POOL_1, "device-1"),
+               ("req-0/subReq-1", "pool-2", "device-1")]]),
+    "prioritized-list-allocation-mode-all-with-selectors-multiple-pools-across-nodes": Case(
+        PL, [v6_or_v5()], [CLASS],
+        [one_slice(device("device-1", None, generation("v5"))),
+         go_slice("slice-2", "node-2", "pool-2", DRIVER_A,
+                  device("device-1", None, generation("v5")),
+                  device("device-2", None, generation("v6")))],
+        want=[[("req-0/subReq-1", POOL_1, "device-1")]]),
+    "prioritized-list-allocation-mode-all-with-selectors-deviceclass-subset": Case(
+        PL, [v6_or_v5()],
+        [go_class(CLASS_A, DRIVER_A) | {"spec": {"selectors": [cel(
+            f'device.driver == "{DRIVER_A}" && device.attributes["{DRIVER_A}"].selected')]}}],
+        [one_slice(*(device(f"device-{i}", None, {**generation(g), "selected": {"bool": s}})
+                     for i, g, s in ((1, "v6", False), (2, "v5", False), (3, "v5", True))))],
+        want=[[("req-0/subReq-1", POOL_1, "device-3")]]),
+    "max-number-devices": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A, 32))], [CLASS],
+        [one_slice(*(device(f"device-{i}") for i in range(32)))],
+        want=[[(REQ0, POOL_1, f"device-{i}") for i in range(32)]]),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=n)
+                                  for n, c in MORE_FEATURE_CASES.items()])
+def test_taints_partitions_and_mode_all(case):
+    run_case(case)
+
+
+# --- pools: counter-set validation, pools spread over nodes, incomplete and invalid pools.
+INVALID = "invalid resource pools were encountered"
+
+
+def pool_of(name, node, pool, count, *devices, generation=1):
+    return go_slice(name, node, pool, DRIVER_A, *devices, count=count, generation=generation)
+
+
+def memory_at_least(amount):
+    return at_least("memory", amount)
+
+
+POOL_CASES = {
+    "partitionable-devices-same-counter-set-name-in-different-resource-slices": Case(
+        PD, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 4, device("device-1")),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, None), count=4),
+         pool_of("slice-3", NODE_1, POOL_1, 4, device("device-2")),
+         counter_slice("slice-4", NODE_1, POOL_1, DRIVER_A, (CS1, None), count=4)],
+        error=INVALID),
+    "partitionable-devices-device-counter-consumption-references-unknown-counter-set": Case(
+        PD, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, consumes(device("device-1"), (CS2, None))),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, None), count=2)],
+        error=INVALID),
+    "partitionable-devices-device-counter-consumption-references-unknown-counter-in-counter-"
+    "set": Case(
+        PD, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2,
+                 consumes(device("device-1"), (CS1, {"memory": "8Gi"}))),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"other-memory": "8Gi"}),
+                       count=2)],
+        error=INVALID),
+    "partitionable-devices-device-counter-consumption-references-counter-set-in-other-pool":
+        Case(PD, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+             [pool_of("slice-1", NODE_1, POOL_1, 1,
+                      consumes(device("device-1"), (CS1, {"memory": "8Gi"}))),
+              counter_slice("slice-2", NODE_1, "pool-2", DRIVER_A, (CS1, {"memory": "8Gi"}))],
+             error=INVALID),
+    "partitionable-devices-devices-on-different-nodes-consume-same-counter-set": Case(
+        PD_PL, [claim("claim-0", prioritized(REQ0,
+                                             sub("subReq-0", CLASS_A, 1, memory_at_least("6Gi")),
+                                             sub("subReq-1", CLASS_A, 1,
+                                                 memory_at_least("2Gi"))))], [CLASS],
+        [counter_slice("slice-1", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}), count=3),
+         pool_of("slice-2", NODE_1, POOL_1, 3, partition("device-1", (CS1, {"memory": "6Gi"})),
+                 partition("device-2", (CS1, {"memory": "2Gi"}))),
+         pool_of("slice-3", "node-2", POOL_1, 3,
+                 consumes(device("device-3"), (CS1, {"memory": "6Gi"})))],
+        allocated={"device-3"}, want=[[("req-0/subReq-1", POOL_1, "device-2")]]),
+    "partitionable-devices-validation-error-on-non-targeting-slice": Case(
+        PD, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [counter_slice("slice-1", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}), count=3),
+         pool_of("slice-2", NODE_1, POOL_1, 3, partition("device-1", (CS1, {"memory": "6Gi"}))),
+         pool_of("slice-3", "node-2", POOL_1, 3,
+                 consumes(device("device-3"), (CS2, {"memory": "6Gi"})))],
+        error=INVALID),
+    "different-resourceslices-in-pool-can-target-different-nodes": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", "node-2", POOL_1, 2, device("device-1")),
+         pool_of("slice-2", NODE_1, POOL_1, 2, device("device-2"))],
+        want=[[(REQ0, POOL_1, "device-2")]]),
+    "invalid-pool-is-ok-if-devices-can-be-allocated-from-other": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1")),
+         pool_of("slice-2", NODE_1, POOL_1, 2, device("device-1")),
+         pool_of("slice-3", NODE_1, "pool-2", 1, device("device-2"))],
+        want=[[(REQ0, "pool-2", "device-2")]]),
+    "invalid-pool-is-error-if-no-other-device-can-be-allocated": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1")),
+         pool_of("slice-2", NODE_1, POOL_1, 2, device("device-1")),
+         pool_of("slice-3", NODE_1, "pool-2", 1, device("device-2"))],
+        allocated={(DRIVER_A, "pool-2", "device-2")}, error=INVALID),
+    "no-allocation-from-incomplete-pools": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1"))]),
+    "allocation-mode-all-with-multi-host-resource-pool": Case(
+        features(), [claim("claim-0", all_devices(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1")),
+         pool_of("slice-2", "node-2", POOL_1, 2, device("device-2"))],
+        want=[[(REQ0, POOL_1, "device-1")]]),
+    "multi-host-resource-pool-with-stale-slice-for-current-node": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1"), generation=1),
+         pool_of("slice-2", "node-2", POOL_1, 2, device("device-2"), generation=2)]),
+    # Go: "We'd like this to *not* be allocated, but the current implementation ignores the
+    # updated slices."
+    "multi-host-resource-pool-complete-update-from-node-1-to-node-2": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1")),
+         pool_of("slice-1", NODE_1, POOL_1, 2, device("device-2")),
+         pool_of("slice-2", "node-2", POOL_1, 2, device("device-1"), generation=2),
+         pool_of("slice-2", "node-2", POOL_1, 2, device("device-2"), generation=2)],
+        want=[[(REQ0, POOL_1, "device-1")]]),
+    "multi-host-resource-pool-complete-update-from-node-2-to-node-1": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", "node-2", POOL_1, 2, device("device-1")),
+         pool_of("slice-1", "node-2", POOL_1, 2, device("device-2")),
+         pool_of("slice-2", NODE_1, POOL_1, 2, device("device-1"), generation=2),
+         pool_of("slice-2", NODE_1, POOL_1, 2, device("device-2"), generation=2)],
+        want=[[(REQ0, POOL_1, "device-1")]]),
+    "multi-host-resource-pool-incomplete-update-from-node-1-to-node-2": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1")),
+         pool_of("slice-1", NODE_1, POOL_1, 2, device("device-2")),
+         pool_of("slice-2", "node-2", POOL_1, 2, device("device-1"), generation=2)],
+        want=[[(REQ0, POOL_1, "device-1")]]),
+    # This does not get allocated since slice-2 is incomplete.
+    "multi-host-resource-pool-incomplete-update-from-node-2-to-node-1": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [pool_of("slice-1", "node-2", POOL_1, 2, device("device-1")),
+         pool_of("slice-1", "node-2", POOL_1, 2, device("device-2")),
+         pool_of("slice-2", NODE_1, POOL_1, 2, device("device-1"), generation=2)]),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in POOL_CASES.items()])
+def test_pools(case):
     run_case(case)

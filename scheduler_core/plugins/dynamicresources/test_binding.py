@@ -97,11 +97,15 @@ def test_conditions_the_driver_reported_let_the_pod_bind(tmp_path):
     assert run_with_claim(tmp_path, allocated)["outcome"] == "Bound"
 
 
-def test_a_failure_condition_fails_prebind_with_its_reason(tmp_path):
+def test_a_claim_whose_binding_failed_is_deallocated_by_postfilter(tmp_path):
+    """Go's Filter finds the failed binding (isClaimReadyForBinding's error): the claim is not
+    available on the node, and PostFilter deallocates it so that other devices can be tried
+    (TestPlugin's bound-claim-with-failed-binding)."""
     failed = {**CLAIM, "status": {**claim_with(("failed", "True"))["status"]}}
     assert run_with_claim(tmp_path, failed)["message"] == (
-        'running PreBind plugin "DynamicResources": claim c binding failed: reason=R, '
-        'message="m"')
+        "0/1 nodes are available: 1 resourceclaim not available on the node. deallocation of "
+        "ResourceClaim completed, preemption: 0/1 nodes are available: 1 Preemption is not "
+        "helpful for scheduling.")
 
 
 # --- the wait in virtual time: PreBind polls every 5 s until bindingTimeout (dynamicresources.go
