@@ -11,6 +11,7 @@ import pytest
 from scheduler_core.features import DEFAULT_GATES, feature_gates
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.handle import ClusterObjects, FakeHandle
+from scheduler_core.framework.interfaces import NodeScore
 from scheduler_core.framework.snapshot import Snapshot
 from scheduler_core.framework.status import Code
 from scheduler_core.framework.types import PodInfo
@@ -100,15 +101,32 @@ def run(plugin, node_infos, p, *, before_prebind=None, unreserve_before_prebind=
     if not passed:
         record("postfilter", plugin.post_filter(state, p, None)[1])
         return out
-    if not record("reserve", plugin.reserve(state, p, passed[0])):
+    chosen = _score(plugin, state, p, [n for n in node_infos if n.name in passed], out)
+    if not record("reserve", plugin.reserve(state, p, chosen)):
         return out
     if unreserve_before_prebind:
-        plugin.unreserve(state, p, passed[0])
+        plugin.unreserve(state, p, chosen)
         return out
     if before_prebind is not None:
         before_prebind(plugin.handle.objects.resource_claims)
-    record("prebind", plugin.pre_bind(state, p, passed[0]))
+    record("prebind", plugin.pre_bind(state, p, chosen))
     return out
+
+
+def _score(plugin, state, p, passed: list, out: dict) -> str:
+    """With more than one feasible node: Score, NormalizeScore and the highest (first on a
+    tie) node, as testPlugin picks it; out gets "score" and "normalized" per node."""
+    if len(passed) == 1:
+        return passed[0].name
+    scores = [NodeScore(n.name, plugin.score(state, p, n)[0]) for n in passed]
+    out["score"] = {s.name: s.score for s in scores}
+    assert plugin.normalize_score(state, p, scores) is None
+    out["normalized"] = {s.name: s.score for s in scores}
+    best = scores[0]
+    for s in scores:
+        if s.score > best.score:
+            best = s
+    return best.name
 
 
 UNRESOLVABLE = Code.UNSCHEDULABLE_AND_UNRESOLVABLE
@@ -633,3 +651,103 @@ def test_plugin_prebind_fail_with_binding_timeout():
     assert (status.code, status.reasons, waited) == (
         Code.ERROR, ["claim my-pod-my-resource binding timeout"], 15.0)
     assert c["status"]["reservedFor"] == RESERVED
+
+
+# --- TestPlugin's prioritized-list scoring cases (v1.35+ Score, PR #134711), the filter-
+# timeout variants that allocate, and "empty" with DRAExtendedResource on.
+def subrequests(name: str, *subs) -> dict:
+    """st.RequestWithPrioritizedList: (subrequest name, count[, selector]) each."""
+    return {"name": name, "firstAvailable": [
+        {"name": n, "deviceClassName": CLASS, "allocationMode": "ExactCount", "count": count,
+         **({"selectors": [{"cel": {"expression": rest[0]}}]} if rest else {})}
+        for n, count, *rest in subs]}
+
+
+def pending(name: str, *requests) -> dict:
+    c = claim()
+    c["metadata"]["name"] = name
+    c["spec"]["devices"]["requests"] = list(requests)
+    return c
+
+
+def node_slice(node_name: str, *devices) -> dict:
+    return resource_slice(f"{node_name}-some-driver", node_name, node_name, DRIVER, *devices)
+
+
+def instances(n: int) -> list[dict]:
+    return [device(f"instance-{i}") for i in range(1, n + 1)]
+
+
+HEALTHY = 'device.attributes["some-driver"].healthy'
+NODES_3 = (WORKER, "worker-2", "worker-3")
+
+
+@pytest.mark.parametrize("claims, slices, nodes, two, want_score, want_normalized, results", [
+    pytest.param(
+        lambda: [pending(CLAIM, subrequests("req-1", ("subreq-1", 1, HEALTHY),
+                                            ("subreq-2", 1)))],
+        (node_slice(WORKER, device("instance-1", {"healthy": True})),
+         node_slice("worker-2", device("instance-1", {"healthy": False}))),
+        (WORKER, "worker-2"), False, {WORKER: 8, "worker-2": 7}, {WORKER: 100, "worker-2": 87},
+        [["req-1/subreq-1"]], id="single-claim-prioritized-list-scoring"),
+    pytest.param(
+        lambda: [pending(CLAIM, subrequests("req-1", ("subreq-1", 1))),
+                 pending(CLAIM + "-2", subrequests("req-1", ("subreq-1", 4), ("subreq-2", 3),
+                                                   ("subreq-3", 2), ("subreq-4", 1)))],
+        (node_slice(WORKER, *instances(4)), node_slice("worker-2", *instances(2)),
+         node_slice("worker-3", *instances(1))),
+        NODES_3, True, {WORKER: 15, "worker-2": 13}, {WORKER: 100, "worker-2": 86},
+        [["req-1/subreq-1"], ["req-1/subreq-2"] * 3],
+        id="multiple-claims-prioritized-list-scoring"),
+    pytest.param(
+        lambda: [pending(CLAIM, subrequests("req-1", ("subreq-1", 2), ("subreq-2", 1)),
+                         subrequests("req-2", ("subreq-1", 2), ("subreq-2", 1)))],
+        (node_slice(WORKER, *instances(4)), node_slice("worker-2", *instances(3)),
+         node_slice("worker-3", *instances(2))),
+        NODES_3, False, {WORKER: 16, "worker-2": 15, "worker-3": 14},
+        {WORKER: 100, "worker-2": 93, "worker-3": 87},
+        [["req-1/subreq-1"] * 2 + ["req-2/subreq-1"] * 2],
+        id="multiple-requests-prioritized-list-scoring"),
+])
+def test_plugin_prioritized_list_scoring(claims, slices, nodes, two, want_score,
+                                         want_normalized, results):
+    """Score gives 8 - i for the i-th subrequest taken; the pod goes to worker; worker-3 of the
+    multiple-claims case cannot allocate both claims."""
+    objects = claims()
+    plugin, node_infos = setup_nodes(objects, slices=slices, nodes=nodes)
+    out = run(plugin, node_infos, two_claims_pod() if two else pod())
+    assert (out["score"], out["normalized"]) == (want_score, want_normalized)
+    if two:
+        assert out["filter/worker-3"] == (UNRESOLVABLE, ["cannot allocate all claims"])
+    assert out["prebind"] == OK
+    assert [[r["request"] for r in c["status"]["allocation"]["devices"]["results"]]
+            for c in objects] == results
+    assert all(c["status"]["allocation"]["nodeSelector"] == local(WORKER) for c in objects)
+
+
+@pytest.mark.parametrize("args, features", [
+    pytest.param({"filterTimeout": "0s"}, DEFAULT_GATES, id="timeout_zero"),
+    pytest.param({}, feature_gates("1.37", "DRASchedulerFilterTimeout=false"),
+                 id="timeout_disabled"),
+])
+def test_plugin_filter_timeout_variants_allocate(args, features):
+    c = claim()
+    plugin, node_infos = setup_nodes([c], args=args, features=features)
+    assert run(plugin, node_infos, pod()) == ALLOCATES
+    assert c["status"]["reservedFor"] == RESERVED
+
+
+@pytest.mark.parametrize("release", [
+    pytest.param("1.34", id="empty"),   # DRAExtendedResource off (alpha) in v1.34
+    pytest.param("1.37", id="empty-with-extended-resources-enabled"),
+])
+def test_plugin_empty(release):
+    """A pod without claims: PreFilter skips, PostFilter has nothing to deallocate (no reason
+    from v1.37, PR #140222) and PreBindPreFlight skips."""
+    plugin, node_info = setup([], features=feature_gates(release))
+    p = PodInfo({"metadata": {"name": "foo", "namespace": "default"},
+                 "spec": {"containers": [{"name": "c"}]}})
+    state = CycleState()
+    assert plugin.pre_filter(state, p, [node_info])[1].code == Code.SKIP
+    assert plugin.post_filter(state, p, None)[1].code == Code.UNSCHEDULABLE
+    assert plugin.pre_bind_pre_flight(state, p, WORKER).code == Code.SKIP
