@@ -348,7 +348,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         if s is None:
             return
         if s.extended is not None:
-            self.in_flight.pop(obj.claim_uid(s.extended), None)
+            self._unreserve_extended(s)
         for claim in s.claims:
             if self.in_flight.pop(obj.claim_uid(claim), None) is not None:
                 s.events.append({"claim": obj.claim_key(claim), "allocationReverted": True})
@@ -359,6 +359,16 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                                          if r.get("uid") != pod.uid]
                 s.events.append({"claim": obj.claim_key(claim), "unreserved": pod.key})
                 self._claim_updated(old, claim)
+
+    def _unreserve_extended(self, s: _State) -> None:
+        """unreserveExtendedResourceClaim: no longer in flight, and deleted once PreBind (or an
+        earlier cycle) created it, so that no claim is left orphaned."""
+        self.in_flight.pop(obj.claim_uid(s.extended), None)
+        if s.extended["metadata"]["name"] == extended.IN_MEMORY_NAME:
+            return
+        key = obj.claim_key(s.extended)
+        if self._objects.resource_claims.pop(key, None) is not None:
+            s.events.append({"claim": key, "deleted": True})
 
     # --- PreBind ---------------------------------------------------------------------------
     def pre_bind(self, state, pod, node_name) -> Status | None:

@@ -751,3 +751,151 @@ def test_plugin_empty(release):
     assert plugin.pre_filter(state, p, [node_info])[1].code == Code.SKIP
     assert plugin.post_filter(state, p, None)[1].code == Code.UNSCHEDULABLE
     assert plugin.pre_bind_pre_flight(state, p, WORKER).code == Code.SKIP
+
+
+# --- TestPlugin's extended-resource-* cases (DRAExtendedResource): example.com/gpu backed by
+# my-resource-class (deviceClassWithExtendResourceName). Go's metrics checks
+# (scheduler_resourceclaim_creates_total) have no engine equivalent and are not ported.
+GPU, GPU2 = "example.com/gpu", "example.com/gpu2"
+
+
+def gpu_class(name=CLASS, resource=GPU) -> dict:
+    return {**device_class(name), "spec": {"extendedResourceName": resource}}
+
+
+def gpu_pod(*requests: dict) -> PodInfo:
+    """podWithExtendedResourceName...: one container per request map."""
+    return PodInfo({"metadata": {"name": POD, "namespace": "default", "uid": UID},
+                    "spec": {"containers": [{"name": f"c{i}", "resources": {"requests": r}}
+                                            for i, r in enumerate(requests)]}})
+
+
+def gpu_node(name=WORKER, amount=None):
+    n = make_node(name, {"kubernetes.io/hostname": name})
+    if amount is not None:
+        n["status"]["allocatable"][GPU] = amount
+        n["status"].setdefault("capacity", {})[GPU] = amount
+    return n
+
+
+def setup_extended(classes, slices=(WORKER_SLICE,), claims=(), node_amount=None):
+    objects = ClusterObjects()
+    for c in claims:
+        objects.resource_claims[f"default/{c['metadata']['name']}"] = c
+    objects.device_classes = {c["metadata"]["name"]: c for c in classes}
+    objects.resource_slices = list(slices)
+    snapshot = Snapshot.from_objects([gpu_node(amount=node_amount)], [])
+    return new({}, FakeHandle(snapshot, objects, features=DEFAULT_GATES)), snapshot.get(WORKER)
+
+
+def extended_claims(plugin) -> list[dict]:
+    return [c for c in plugin.handle.objects.resource_claims.values()
+            if (c["metadata"].get("annotations") or {}).get(
+                "resource.kubernetes.io/extended-resource-claim") == "true"]
+
+
+def created_requests(plugin) -> list[tuple]:
+    """(request, device) of the extended resource claims PreBind created, reserved for the
+    pod, named my-pod-extended-resources-<suffix>."""
+    out = []
+    for c in extended_claims(plugin):
+        assert c["metadata"]["name"].startswith("my-pod-extended-resources-")
+        assert c["status"]["reservedFor"] == RESERVED
+        results = c["status"]["allocation"]["devices"]["results"]
+        out += [(r["request"], r["device"]) for r in results]
+    return out
+
+
+ALLOCATED_ON_2 = {"metadata": {
+    "name": "my-pod-extended-resources-0", "namespace": "default",
+    "annotations": {"resource.kubernetes.io/extended-resource-claim": "true"},
+    "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": POD, "uid": UID,
+                         "controller": True}]},
+    "spec": {"devices": {"requests": [request("container-0-request-0", CLASS)]}},
+    "status": {}}
+
+
+@pytest.mark.parametrize("p, classes, slices, node_amount, want, created", [
+    pytest.param(gpu_pod({GPU: "1"}), [gpu_class()], (), "1", ALLOCATES, [],
+                 id="extended-resource-name-with-node-resource"),
+    pytest.param(gpu_pod({GPU: "1", GPU2: "1"}), [gpu_class(), gpu_class(CLASS + "2", GPU2)],
+                 (resource_slice("worker-some-driver", WORKER, WORKER, DRIVER,
+                                 device("instance-1")),), "1", ALLOCATES,
+                 [("container-0-request-1", "instance-1")],
+                 id="extended-resource-one-device-plugin-one-dra"),
+    pytest.param(gpu_pod({GPU: "1"}), [gpu_class()], (WORKER_SLICE,), "0", ALLOCATES,
+                 [("container-0-request-0", "instance-1")],
+                 id="extended-resource-name-with-zero-allocatable"),
+    pytest.param(gpu_pod({GPU: "1"}), [MY_CLASS], (WORKER_SLICE,), "0",
+                 {"preenqueue": OK, "prefilter": (Code.SKIP, []),
+                  "postfilter": (Code.UNSCHEDULABLE, [])}, [],
+                 id="non-DRA-extended-resource-name-with-zero-allocatable"),
+    pytest.param(gpu_pod({GPU: "1"}), [gpu_class()], (), None,
+                 {"preenqueue": OK, "prefilter": OK,
+                  "filter": (UNRESOLVABLE, ["cannot allocate all claims"]),
+                  "postfilter": (Code.UNSCHEDULABLE, [])}, [],
+                 id="extended-resource-name-no-resource"),
+    pytest.param(gpu_pod({GPU: "1"}), [gpu_class()], (WORKER_SLICE,), None, ALLOCATES,
+                 [("container-0-request-0", "instance-1")],
+                 id="extended-resource-name-with-resources"),
+    pytest.param(gpu_pod({f"deviceclass.resource.kubernetes.io/{CLASS}": "1", GPU: "2"}),
+                 [gpu_class()], (node_slice(WORKER, *instances(4)),), None, ALLOCATES,
+                 [("container-0-request-0", "instance-1"), ("container-0-request-1",
+                                                            "instance-2"),
+                  ("container-0-request-1", "instance-3")],
+                 id="implicit-extended-resource-name-with-resources"),
+    pytest.param(gpu_pod({f"deviceclass.resource.kubernetes.io/{CLASS}": "1"}, {GPU: "2"}),
+                 [gpu_class()], (node_slice(WORKER, *instances(4)),), None, ALLOCATES,
+                 [("container-0-request-0", "instance-1"), ("container-1-request-0",
+                                                            "instance-2"),
+                  ("container-1-request-0", "instance-3")],
+                 id="implicit-extended-resource-name-two-containers-with-resources"),
+])
+def test_plugin_extended_resources(p, classes, slices, node_amount, want, created):
+    """The v1.37 PostFilter no-op reasons are empty (PR #140222); Go's table has v1.36's
+    ("still not schedulable")."""
+    plugin, node_info = setup_extended(classes, slices, node_amount=node_amount)
+    assert run(plugin, node_info, p) == want
+    assert sorted(created_requests(plugin)) == sorted(created)
+
+
+@pytest.mark.parametrize("existing", [
+    pytest.param(lambda: copy_of(ALLOCATED_ON_2) | {"status": {"allocation": {
+        "devices": {"results": [{"request": "container-0-request-0", "driver": DRIVER,
+                                 "pool": WORKER, "device": "instance-1"}]}}}},
+        id="extended-resource-name-with-resources-has-claim"),
+    pytest.param(lambda: copy_of(ALLOCATED_ON_2) | {"status": {"allocation": {
+        "devices": {"results": [{"request": "container-0-request-0", "driver": DRIVER,
+                                 "pool": WORKER, "device": "instance-1"}]},
+        "nodeSelector": local("worker-2")}}},
+        id="extended-resource-name-with-resources-delete-claim"),
+])
+def test_plugin_extended_resource_claim_of_an_earlier_cycle_is_deleted(existing):
+    plugin, node_info = setup_extended([gpu_class()], claims=[existing()])
+    assert run(plugin, node_info, gpu_pod({GPU: "1"})) == {
+        "preenqueue": OK, "prefilter": OK,
+        "filter": (UNRESOLVABLE, ["cannot schedule extended resource claim"]),
+        "postfilter": (Code.UNSCHEDULABLE, ["deletion of ResourceClaim completed"])}
+    assert extended_claims(plugin) == []
+
+
+def test_plugin_extended_resource_name_bind_failure():
+    """extended-resource-name-bind-failure: Unreserve after PreBind (Bind failed) deletes the
+    claim PreBind created."""
+    plugin, node_info = setup_extended([gpu_class()])
+    state, p = CycleState(), gpu_pod({GPU: "1"})
+    plugin.pre_filter(state, p, [node_info])
+    assert plugin.filter(state, p, node_info) is None
+    assert plugin.reserve(state, p, WORKER) is None
+    assert plugin.pre_bind(state, p, WORKER) is None
+    assert len(extended_claims(plugin)) == 1
+    plugin.unreserve(state, p, WORKER)
+    assert extended_claims(plugin) == [] and plugin.in_flight == {}
+
+
+def test_plugin_extended_resource_name_skip_bind():
+    """extended-resource-name-skip-bind: Unreserve before PreBind leaves no claim behind."""
+    plugin, node_info = setup_extended([gpu_class()])
+    out = run(plugin, node_info, gpu_pod({GPU: "1"}), unreserve_before_prebind=True)
+    assert out["reserve"] == OK and "prebind" not in out
+    assert extended_claims(plugin) == [] and plugin.in_flight == {}
