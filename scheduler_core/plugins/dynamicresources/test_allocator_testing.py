@@ -39,6 +39,7 @@ from .gotable import (
     prioritized,
     run_case,
     sub,
+    with_binding_conditions,
     with_config,
     with_node,
     with_taints,
@@ -673,4 +674,113 @@ POOL_CASES = {
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in POOL_CASES.items()])
 def test_pools(case):
+    run_case(case)
+
+
+# --- binding conditions (DRADeviceBindingConditions with DRAResourceClaimDeviceStatus).
+BC = features("DeviceBindingAndStatus")
+PD_BC = features("PartitionableDevices", "DeviceBindingAndStatus")
+PD_BC_TAINTS = features("PartitionableDevices", "DeviceBindingAndStatus", "DeviceTaints")
+TOLERATE_KEY1 = {"operator": "Exists", "key": "key1", "effect": "NoSchedule"}
+KEY1_TAINT = {"key": "key1", "value": "value1", "effect": "NoSchedule"}
+
+
+def bound(name, conditions=("IsPrepare",), failures=("BindingFailed",), *, capacity_from=None):
+    d = device(name)
+    if capacity_from is not None:
+        d = partition(name, (CS1, {"memory": capacity_from}))
+    return with_binding_conditions(d, conditions, failures)
+
+
+BINDING_CASES = {
+    "device-binding-conditions": Case(
+        BC, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS], [one_slice(bound("device-1"))],
+        want=[[(REQ0, POOL_1, "device-1", ("IsPrepare",), ("BindingFailed",))]]),
+    "binding-conditions-multiple-devices": Case(
+        BC, [claim("claim-0", exact(REQ0, CLASS_A, 2), exact(REQ1, CLASS_A))], [CLASS],
+        [one_slice(bound("device-1"), bound("device-2", ("IsPrepare2",), ("BindingFailed2",)),
+                   bound("device-3", ("IsPrepare3",), ("BindingFailed3",)))],
+        want=[[(REQ0, POOL_1, "device-1", ("IsPrepare",), ("BindingFailed",)),
+               (REQ0, POOL_1, "device-2", ("IsPrepare2",), ("BindingFailed2",)),
+               (REQ1, POOL_1, "device-3", ("IsPrepare3",), ("BindingFailed3",))]]),
+    "binding-conditions-with-and-without": Case(
+        BC, [claim("claim-0", exact(REQ0, CLASS_A), exact(REQ1, CLASS_A))], [CLASS],
+        [one_slice(device("device-1"), bound("device-2"))],
+        want=[[(REQ0, POOL_1, "device-1"),
+               (REQ1, POOL_1, "device-2", ("IsPrepare",), ("BindingFailed",))]]),
+    "binding-conditions-without-feature-gate": Case(
+        features(), [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [one_slice(bound("device-1"))]),
+    "node-restriction": Case(
+        BC, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [go_slice("slice-1", label_selector("planet", "earth"), POOL_1, DRIVER_A,
+                  {**device("device-1"), "bindsToNode": True})],
+        want=[[(REQ0, POOL_1, "device-1")]]),
+    "partitionable-devices-with-binding-conditions": Case(
+        PD_BC, [claim("claim-0", exact(REQ0, CLASS_A))], [CLASS],
+        [one_slice(bound("device-1", capacity_from="4Gi"), count=2),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}), count=2)],
+        want=[[(REQ0, POOL_1, "device-1", ("IsPrepare",), ("BindingFailed",))]]),
+    "partitionable-devices-with-binding-conditions-multiple": Case(
+        PD_BC, [claim("claim-0", exact(REQ0, CLASS_A, 2))], [CLASS],
+        [one_slice(bound("device-1", capacity_from="4Gi"),
+                   bound("device-2", ("IsPrepare2",), ("BindingFailed2",), capacity_from="4Gi"),
+                   count=2),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}), count=2)],
+        want=[[(REQ0, POOL_1, "device-1", ("IsPrepare",), ("BindingFailed",)),
+               (REQ0, POOL_1, "device-2", ("IsPrepare2",), ("BindingFailed2",))]]),
+    "partitionable-devices-with-binding-conditions-some-devices-no-conditions": Case(
+        PD_BC, [claim("claim-0", exact(REQ0, CLASS_A, 3))], [CLASS],
+        [one_slice(bound("device-1", capacity_from="2Gi"),
+                   partition("device-2", (CS1, {"memory": "2Gi"})),
+                   bound("device-3", ("IsReady",), ("BindingTimeout",), capacity_from="4Gi"),
+                   count=2),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}), count=2)],
+        want=[[(REQ0, POOL_1, "device-1", ("IsPrepare",), ("BindingFailed",)),
+               (REQ0, POOL_1, "device-2"),
+               (REQ0, POOL_1, "device-3", ("IsReady",), ("BindingTimeout",))]]),
+    "partitionable-devices-with-binding-conditions-multi-slices": Case(
+        PD_BC, [claim("claim-0", exact(REQ0, CLASS_A, 2))], [CLASS],
+        [one_slice(bound("device-1", capacity_from="4Gi"), name="slice-4", count=4),
+         counter_slice("slice-3", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}), count=4),
+         one_slice(partition("device-2", (CS2, {"memory": "4Gi"})), name="slice-2", count=4),
+         counter_slice("slice-1", NODE_1, POOL_1, DRIVER_A, (CS2, {"memory": "8Gi"}), count=4)],
+        want=[[(REQ0, POOL_1, "device-2"),
+               (REQ0, POOL_1, "device-1", ("IsPrepare",), ("BindingFailed",))]]),
+    "partitionable-devices-with-binding-conditions-and-taints": Case(
+        PD_BC_TAINTS, [claim("claim-0", exact(REQ0, CLASS_A, 2))], [CLASS],
+        [one_slice(with_taints(bound("device-1", capacity_from="4Gi"), KEY1_TAINT),
+                   partition("device-2", (CS1, {"memory": "4Gi"}))),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}))]),
+    "partitionable-devices-with-binding-conditions-and-taints-tolerated": Case(
+        PD_BC_TAINTS, [claim("claim-0", exact(REQ0, CLASS_A, 2, tolerations=[TOLERATE_KEY1]))],
+        [CLASS],
+        [one_slice(with_taints(bound("device-1", capacity_from="4Gi"), KEY1_TAINT),
+                   partition("device-2", (CS1, {"memory": "4Gi"})), count=2),
+         counter_slice("slice-2", NODE_1, POOL_1, DRIVER_A, (CS1, {"memory": "8Gi"}), count=2)],
+        want=[[(REQ0, POOL_1, "device-1", ("IsPrepare",), ("BindingFailed",),
+                ("key1/NoSchedule",)),
+               (REQ0, POOL_1, "device-2", ("key1/NoSchedule",))]]),
+    "consumable-capacity-disabled-feature": Case(
+        BC, [claim("claim-0", exact(REQ0, CLASS_A, capacity="1"))], [CLASS],
+        [one_slice(device("device-1"))],
+        error="claim default/claim-0, request req-0: has capacity requests, but the "
+              "DRAConsumableCapacity feature is disabled"),
+    # The results part of Go's case; its expectNumAllocateOneInvocations (12) counts the
+    # allocator's recursion, which the engine does not report.
+    "check-combinations-with-backtracking-across-slices-and-pools": Case(
+        BC, [claim("claim-0", exact(REQ1, CLASS_A, 2),
+                   exact(REQ2, CLASS_A, 1, cel(f'device.attributes["{DRIVER_A}"].type == "X"')))],
+        [CLASS],
+        [pool_of("slice-1", NODE_1, POOL_1, 2, device("device-1", None, {"type": {"string": "X"}})),
+         pool_of("slice-2", NODE_1, POOL_1, 2, device("device-2", None, {"type": {"string": "Y"}})),
+         pool_of("slice-3", NODE_1, "pool-2", 1, with_binding_conditions(
+             device("device-3", None, {"type": {"string": "Y"}}), ["IsPrepare"], []))],
+        want=[[(REQ1, POOL_1, "device-2"), (REQ1, "pool-2", "device-3", ("IsPrepare",)),
+               (REQ2, POOL_1, "device-1")]]),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in BINDING_CASES.items()])
+def test_binding_conditions(case):
     run_case(case)
