@@ -26,6 +26,12 @@ class AllocationError(Exception):
     """The claim or class cannot be handled at all: the plugin aborts the cycle with an error."""
 
 
+class _TooMany(Exception):
+    """errAllocationResultMaxSizeExceeded: the requests' device counts alone exceed the claim
+    limit, whichever devices are taken, so no other device of an earlier request is tried;
+    only another subrequest can help."""
+
+
 class FailedOnNode(AllocationError):
     """ErrFailedAllocationOnNode: not on this node; Filter rejects the node, other nodes may
     still do."""
@@ -344,7 +350,11 @@ class _Run:
     def run(self) -> list[dict] | None:
         for index, claim in enumerate(self.claims):
             self._prepare(index, claim)
-        if not self._allocate_one(0, 0, 0):
+        try:
+            found = self._allocate_one(0, 0, 0)
+        except _TooMany:
+            found = False
+        if not found:
             if any(p.invalid for p in self.pools):
                 raise AllocationError("invalid resource pools were encountered")
             return None
@@ -499,10 +509,16 @@ class _Run:
         alternatives = self.requests[c][r]
         if alt is None:
             # The first alternative (subrequest) that leads to a full solution wins.
+            too_many = 0
             for i in range(len(alternatives)):
-                if self._allocate_one(c, r, d, i):
-                    self.selected[c][r] = i
-                    return True
+                try:
+                    if self._allocate_one(c, r, d, i):
+                        self.selected[c][r] = i
+                        return True
+                except _TooMany:
+                    too_many += 1
+            if too_many == len(alternatives):
+                raise _TooMany
             return False
         data = alternatives[alt]
         if data.mode == "All" and not data.all_devices:
@@ -510,7 +526,7 @@ class _Run:
         if d >= data.num_devices:
             return self._allocate_one(c, r + 1, 0)
         if len(self.results[c]) + data.num_devices - d > ALLOCATION_RESULTS_MAX_SIZE:
-            return False
+            raise _TooMany
         if data.mode == "All":
             # Every one of them is needed, in any order: only the next one is tried.
             device_id, device, s, pool = data.all_devices[d]
@@ -551,8 +567,12 @@ class _Run:
         undo = self._allocate_device(c, data, device_id, device, s, pool, must=must)
         if undo is None:
             return False
-        if self._allocate_one(c, r, d + 1, alt, after if not must else (0, 0, 0)):
-            return True
+        try:
+            if self._allocate_one(c, r, d + 1, alt, after if not must else (0, 0, 0)):
+                return True
+        except _TooMany:
+            undo()
+            raise
         undo()
         return False
 
