@@ -72,7 +72,7 @@ ENGINE_LAYERS = (
     ("traces", (E + "observe", E + "stream", E + "tracepack", E + "tracecols",
                 E + "tracedetail")),
     ("basics", ("scheduler_core", E + "errors", E + "quantity", E + "labels", E + "taints",
-                E + "timings", E + "features", E + "warninglog", E + "durations",
+                E + "timings", E + "features", E + "warninglog", E + "durations", E + "epoch",
                 E + "reservoir", E + "validation", E + "openapi")),
 )
 
