@@ -497,7 +497,9 @@ class Scheduler:
             return ""
         hint, signature, entry = batch.get_node_hint(state, pod, self.cycle_count, self.clock)
         state.write(BATCH_HINT_KEY, (hint, signature, entry))
-        if rec is not None:
+        if rec is not None and entry["signed"]:
+            # Only a signed pod can take part: the key stays off every other cycle, as off the
+            # contract's (a profile that signs no pod, the default one among them, has none).
             rec.batch(entry)
         return hint
 

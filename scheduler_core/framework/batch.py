@@ -9,9 +9,10 @@ a nominated node) and, when it passes, binds there without scoring: Filter runs 
 PreScore and Score not at all. Otherwise the full cycle runs and its ranking is stored for the
 next pod.
 
-What the trace shows of it (the cycle's `batch`): whether the pod was signed (else the plugin
-that refused), the hint or why there was none (Go's batch_cache_flushed reasons), the check on
-the previous node, and the outcome (Go's batch_attempt_stats results).
+What the trace shows of it (the cycle's `batch`, written for signed pods only, so that a
+profile that signs none prints the contract's cycles unchanged): the hint or why there was none
+(Go's batch_cache_flushed reasons), the check on the previous node, and the outcome (Go's
+batch_attempt_stats results).
 """
 from __future__ import annotations
 
@@ -55,10 +56,8 @@ class OpportunisticBatch:
 
     def get_node_hint(self, state, pod, cycle: int, now: float) -> tuple[str, object, dict]:
         """GetNodeHint: (hint or "", signature, the trace entry)."""
-        signature, why = self.sign(pod)
+        signature, _ = self.sign(pod)
         entry: dict = {"signed": signature is not None}
-        if why:
-            entry["unsignable"] = why
         reason = self._incompatible(state, pod, signature, cycle, now, entry)
         if reason is not None:
             entry["noHint"] = reason

@@ -58,8 +58,9 @@ def test_json_output_has_the_contracts_keys(cluster):
     assert result["bindings"]["default/big"] is None
     assert all(result["bindings"][f"default/web-{i}"] for i in range(9))
     for cycle in result["cycles"]:
-        # The repository's `batch` (OpportunisticBatching, on in the default v1.37) comes last.
-        assert list(cycle) == CYCLE_KEYS + ["batch"]
+        # No `batch`: the default profile signs no pod (OpportunisticBatching's key is for
+        # signed pods only).
+        assert list(cycle) == CYCLE_KEYS
         assert cycle["outcome"] in {"Bound", "Unschedulable", "Rejected", "Error"}
     big = next(c for c in result["cycles"] if c["pod"] == "default/big")
     assert big["message"].startswith("0/6 nodes are available: 6 Insufficient cpu.")

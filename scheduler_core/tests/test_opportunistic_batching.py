@@ -243,10 +243,7 @@ def test_with_dra_extended_resource_on_fit_refuses_to_sign_and_nothing_is_batche
     assert [c["node"] for c in cycles] == [p[1] for p in pods]
     assert [batched(c) for c in cycles] == [False, signs, signs]
     if not signs:
-        assert cycles[1]["batch"] == {
-            "signed": False, "noHint": "no_state", "result": "no_hint", "flushed":
-            "pod_not_batchable", "unsignable":
-            "NodeResourcesFit: signature disabled when dra extended resources enabled"}
+        assert all("batch" not in c for c in cycles)
         assert len(cycles[1]["filter"]) == 3 and cycles[1]["score"]
 
 
@@ -269,8 +266,7 @@ def test_the_default_profile_signs_no_pod_for_its_system_default_spreading():
     _, cycles = run([], [scenario_node(n, m, lb) for n, m, lb in nodes], docs,
                     config=configuration({"schedulerName": "default-scheduler"}),
                     features=feature_gates("1.35"))
-    assert [c["batch"]["unsignable"] for c in cycles] == [
-        "PodTopologySpread: pods with default topology constraints are not signable"] * 3
+    assert all("batch" not in c and len(c["filter"]) == 3 for c in cycles)
 
 
 def test_nnn_trumps_hint():
@@ -293,9 +289,11 @@ def test_nnn_trumps_hint():
 # --- SignPod of the plugins ----------------------------------------------------------------
 
 def sign_with(config_profile, pod, release="1.35"):
-    _, cycles = run([], [scenario_node("n1", 10)], [pod],
-                 config=configuration(config_profile), features=feature_gates(release))
-    return cycles[0]["batch"]
+    """(signature or None, why not) from the profile's signer; an unsigned pod's cycle has no
+    `batch` key."""
+    sched, cycles = run([], [scenario_node("n1", 10)], [pod],
+                        config=configuration(config_profile), features=feature_gates(release))
+    return sched.batches["default-scheduler"].sign(PodInfo(pod)), cycles[0].get("batch")
 
 
 LABELS = {"foo": "bar"}
@@ -326,9 +324,9 @@ def test_pod_affinity_signature(args, pod_spec, signable, has_labels):
      "PodTopologySpread: pods with topology constraints are not signable"),
 ], ids=["topology spread constraints"])
 def test_plugins_that_cannot_sign_a_pod_say_why(pod, why):
-    entry = sign_with({"schedulerName": "default-scheduler", "pluginConfig": NO_SPREAD_DEFAULTS},
-                      pod)
-    assert entry["signed"] is False and entry["unsignable"] == why
+    (signature, refusal), entry = sign_with(
+        {"schedulerName": "default-scheduler", "pluginConfig": NO_SPREAD_DEFAULTS}, pod)
+    assert (signature, refusal, entry) == (None, why, None)
 
 
 def test_a_pod_with_resource_claims_is_not_signable():

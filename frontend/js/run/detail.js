@@ -407,9 +407,7 @@ export { POINT_INDEX };
 function batchBox(batch) {
   if (!batch) return null;
   const lines = [];
-  if (!batch.signed) {
-    lines.push(el("p", "OpportunisticBatching: the pod has no signature (", el("code", batch.unsignable || ""), "), so no earlier ranking can be reused."));
-  } else if (batch.hint) {
+  if (batch.hint) {
     const prev = batch.previousNode;
     lines.push(el("p", "OpportunisticBatching: same signature as the previous pod, whose node ",
       prev ? el("b", prev.node) : "", prev ? ` now rejects it (${prev.plugin}: ${(prev.reasons || []).join(", ")})` : "",
