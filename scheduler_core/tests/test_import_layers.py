@@ -64,7 +64,7 @@ ENGINE_LAYERS = (
     ("configuration", (E + "config", E + "config_decode", E + "config_gotypes", E + "extenders",
                        E + "extenders.*")),
     ("input", (E + "loader", E + "release_input", E + "workloads", E + "workloads.*",
-               E + "admission", E + "limit_ranger", E + "object_validation",
+               E + "admission", E + "limit_ranger", E + "object_validation", E + "object_shapes",
                E + "field_validation", E + "safe_read", E + "simulator_export", E + "schema")),
     ("plugins", (E + "plugins", E + "plugins.*", E + "examples", E + "examples.*")),
     ("columns", (E + "columns", E + "columns.*")),
