@@ -133,10 +133,12 @@ def test_a_pod_bound_after_a_spread_pod_in_its_zone_breaks_its_skew():
     assert violations(sc, out["optimal"]["bindings"]) == []
 
 
+HIGH = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+        "metadata": {"name": "high"}, "value": 1000}
+
+
 def test_a_running_pod_the_scheduler_preempted_stays_in_the_global_placement():
-    high = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
-            "metadata": {"name": "high"}, "value": 1000}
-    docs = [high, make_node("n0", cpu="2", labels={HOST: "n0"}),
+    docs = [HIGH, make_node("n0", cpu="2", labels={HOST: "n0"}),
             make_pod("low", cpu="2", node_name="n0"),
             make_pod("high", cpu="2", priorityClassName="high")]
     out = optimize(scenario(*docs), workers=1)
@@ -198,9 +200,11 @@ def clusters(draw):
                 {"containerPort": 80, "hostPort": 8080}],
                 "resources": {"requests": {"cpu": "500m"}}}]
         node = f"n{draw(st.integers(0, count - 1))}" if draw(st.integers(0, 3)) == 0 else None
+        if node is None and draw(st.integers(0, 5)) == 0:
+            spec["priorityClassName"] = "high"      # may preempt a running pod
         pods.append(make_pod(f"p{i}", cpu=f"{draw(st.integers(1, 6)) * 500}m", labels={"app": app},
                              node_name=node, containers=containers, **spec))
-    return nodes + pods
+    return [HIGH, *nodes, *pods]
 
 
 # Plugins whose constraint is checked in the constrained pod's cycle only; a pod bound later
