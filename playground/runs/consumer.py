@@ -232,8 +232,8 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
         logger.warning("run %s: stream gap, cycles %d-%d refilled from the store",
                        self.run_id, start, end - 1)
         self.batcher.add([{"kind": "refill", "from": start, "to": end, "refilled": len(rows)}]
-                         + [{"kind": "cycle", "refilled": True, **dict(zip(ROW_FIELDS, row))}
-                            for row in rows])
+                         + self.shown_events([{"kind": "cycle", "refilled": True,
+                                               **dict(zip(ROW_FIELDS, row))} for row in rows]))
         await self._flush_now()
         await self.send_snapshot(snap)
 
@@ -333,6 +333,10 @@ class RunConsumer(AsyncJsonWebsocketConsumer):
     def shown_trace(self, trace: dict) -> dict:
         """The trace as this socket shows it (the workshop socket conceals an asked cycle)."""
         return trace
+
+    def shown_events(self, events: list[dict]) -> list[dict]:
+        """Stored cycles' events as this socket shows them (as shown_trace)."""
+        return events
 
     async def _control(self, action: str, cycles) -> None:
         try:

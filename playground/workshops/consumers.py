@@ -150,6 +150,9 @@ class WorkshopConsumer(RunConsumer):
     def shown_trace(self, trace: dict) -> dict:
         return self.concealer.trace(trace)
 
+    def shown_events(self, events: list[dict]) -> list[dict]:
+        return self.concealer.events(events)  # a refill of the stored cycles included
+
     # --- workshop events ---------------------------------------------------------------
 
     async def workshop_event(self, message):

@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from playground.asgi import application
+from playground.runs.executor import group_name
+from playground.runs.models import Run
 from playground.workshops import roll_call, services
 from playground.workshops.models import Attendee
-from tests.helpers import make_user
+from tests.helpers import finish_run, make_user
 from tests.runs.test_consumer_runs import Socket, headers
 from tests.workshops.conftest import joined
 
@@ -148,6 +151,38 @@ def test_an_asked_cycle_is_hidden_from_attendees_until_the_reveal(room, trainer_
     assert revealed["event"]["mine"] == {"answer": ["node-a"], "correct": True}
     assert revealed["event"]["question"]["answer"]["answer"] == ["node-a"]
     assert after["cycles"][0]["outcome"] == "Bound" and after["run"]["pods_bound"] == 1
+
+
+def test_a_gap_refilled_while_a_question_is_open_hides_the_asked_cycle(room):
+    """A socket that missed messages gets the stored cycles again: concealed, as the live ones."""
+    workshop, ana, _ = room
+    run = workshop.current_lesson.presenter_run
+    finish_run(run)
+    Run.objects.filter(pk=run.pk).update(cycle_count=0)  # the room is at cycle 0
+    h_ana = headers(ana)
+
+    async def scenario():
+        follower = WorkshopSocket(workshop.code, h_ana)
+        assert (await follower.connect())[0]
+        await follower.snapshot()
+        await database_sync_to_async(services.question_ask)(workshop=workshop, point="Score",
+                                                            cycle_index=2)
+        asked = await follower.until(lambda f: f["type"] == "workshop"
+                                     and f["event"]["kind"] == "asked")
+        index = asked["event"]["question"]["cycle_index"]
+        await get_channel_layer().group_send(group_name(run.pk), {
+            "type": "run.events", "run": run.pk, "from": index + 1, "to": index + 3,
+            "events": []})
+        refill = await follower.until(lambda f: f["type"] == "batch" and any(
+            e.get("kind") == "refill" for e in f["events"]))
+        await follower.close()
+        return index, refill
+
+    index, refill = async_to_sync(scenario)()
+    cycles = [e for e in refill["events"] if e["kind"] == "cycle"]
+    assert [e["index"] for e in cycles] == list(range(index + 3))
+    assert all(e["outcome"] and not e.get("hidden") for e in cycles[:index])
+    assert all(e["hidden"] and "outcome" not in e and "node" not in e for e in cycles[index:])
 
 
 def test_a_sandbox_reset_notice_reaches_only_its_attendee(room):
