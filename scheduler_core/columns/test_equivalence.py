@@ -206,14 +206,15 @@ def test_every_vector_score_gives_each_nodes_raw_score(node_list, running, pendi
                 assert got.tolist() == want, plugin.name()
 
 
-def run(monkeypatch, path, node_list, manifests, trace, config=None, seed=7):
-    """One whole run on one path: its bindings and its outcomes (or JSON trace)."""
+def run(monkeypatch, path, node_list, manifests, trace, config=None, seed=7, cluster=None):
+    """One whole run on one path: its bindings and its outcomes (or JSON trace). `cluster`,
+    when given, is run instead of the nodes and manifests (a fresh one per run)."""
     monkeypatch.setenv(PATH_ENV, path)
     observer = TraceObserver() if trace else OutcomeObserver()
     # The scheduler writes spec.nodeName into the manifests it binds: each run gets its own.
-    sched = build_scheduler(Cluster(nodes=copy.deepcopy(node_list),
-                                    pods=copy.deepcopy(manifests)), config, observer=observer,
-                            seed=seed)
+    if cluster is None:
+        cluster = Cluster(nodes=copy.deepcopy(node_list), pods=copy.deepcopy(manifests))
+    sched = build_scheduler(cluster, config, observer=observer, seed=seed)
     sched.run()
     if trace:
         out = io.StringIO()

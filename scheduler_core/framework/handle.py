@@ -11,8 +11,74 @@ from ..warninglog import WarningLog
 from .snapshot import Snapshot
 
 
+class WatchedDict(dict):
+    """A dict that counts its writes, so that what is computed from its objects can be kept
+    until it changes (`ClusterObjects.storage_version`)."""
+
+    writes = 0
+
+    def __setitem__(self, key, value):
+        self.writes += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key):
+        self.writes += 1
+        super().__delitem__(key)
+
+    def pop(self, *args):
+        self.writes += 1
+        return super().pop(*args)
+
+    def popitem(self):
+        self.writes += 1
+        return super().popitem()
+
+    def clear(self):
+        self.writes += 1
+        super().clear()
+
+    def update(self, *args, **kwargs):
+        self.writes += 1
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        self.writes += 1
+        return super().setdefault(key, default)
+
+
+def _watched(name: str):
+    """A ClusterObjects attribute kept as a WatchedDict whatever dict it is given."""
+    attr = "_" + name
+
+    def get(self):
+        return getattr(self, attr)
+
+    def put(self, value):
+        self._storage_generation = getattr(self, "_storage_generation", 0) + 1
+        setattr(self, attr, value if isinstance(value, WatchedDict) else WatchedDict(value))
+    return property(get, put)
+
+
 class ClusterObjects:
-    """Cluster objects other than nodes and pods, as plugins look them up."""
+    """Cluster objects other than nodes and pods, as plugins look them up.
+
+    The storage objects (volumes, claims, classes, CSINodes) are WatchedDicts: their
+    `storage_version` changes whenever one is written, replaced or, through
+    `storage_changed()`, edited in place."""
+
+    pvs = _watched("pvs")
+    pvcs = _watched("pvcs")
+    storage_classes = _watched("storage_classes")
+    csinodes = _watched("csinodes")
+
+    def storage_changed(self) -> None:
+        """A volume or claim was edited in place (the binder's writes)."""
+        self._storage_generation += 1
+
+    def storage_version(self) -> tuple:
+        """Changes whenever a storage object is added, replaced, removed or edited."""
+        return (self._storage_generation, self._pvs.writes, self._pvcs.writes,
+                self._storage_classes.writes, self._csinodes.writes)
 
     def __init__(self):
         self.namespaces: dict[str, dict] = {}           # name -> Namespace

@@ -105,6 +105,7 @@ def sync_claims(objects) -> tuple[list[tuple[dict, dict]], list[tuple[dict, str]
             if pv is not None and (st.is_volume_bound_to_claim(pv, pvc) or (
                     not st.spec(pv).get("claimRef") and satisfies(pvc, pv))):
                 bind(pvc, pv)
+                objects.storage_changed()
                 bound.append((pvc, pv))
             continue
         delay, error = st.is_delay_binding_mode(pvc, objects.storage_classes)
@@ -113,6 +114,7 @@ def sync_claims(objects) -> tuple[list[tuple[dict, dict]], list[tuple[dict, str]
         pv = find_best_match(pvc, volumes, delay_binding=False)
         if pv is not None:
             bind(pvc, pv)
+            objects.storage_changed()
             bound.append((pvc, pv))
             continue
         sc = objects.storage_classes.get(st.claim_class(pvc))

@@ -20,11 +20,15 @@ ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
 ATTACHABLE_VOLUMES_PREFIX = "attachable-volumes-"
 
 
-class _NotFound(Exception):
+class VolumeError(Exception):
+    """A volume the Filter cannot count."""
+
+
+class _NotFound(VolumeError):
     """A claim of the new pod is missing: the pod cannot run until it is created."""
 
 
-class _Error(Exception):
+class _Error(VolumeError):
     """Any other failure; it becomes an Error status."""
 
 
@@ -106,6 +110,11 @@ class CSILimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
             if limit is not None and attached_count.get(limit_key, 0) + count > limit:
                 return Status.unschedulable(ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)
         return None
+
+    def filter_vector(self, state, pod, cols):
+        """The same verdicts with what each node attaches kept per row (vector.py)."""
+        from .vector import filter_vector
+        return filter_vector(self, pod, cols)
 
     def _attachable_volumes(self, pod, csinode, new_pod: bool, result: dict[str, str]) -> None:
         """filterAttachableVolumes: add "driver/handle" -> attach limit key for each volume."""

@@ -495,6 +495,8 @@ class VolumeBinder:
             return [], [], (f"failed to get node {go_quote(node_name)}: "
                             f"node {go_quote(node_name)} not found")
         bound, provisioned = [], []
+        # The volumes and claims below are edited in place: what was kept from them goes.
+        self.objects.storage_changed()
         for i, binding in enumerate(volumes.static_bindings):
             name = meta(binding.pv).get("name", "")
             api = self.objects.pvs.get(name)

@@ -36,7 +36,7 @@ from ..helper import (
     go_div,
     validate_function_shape,
 )
-from . import queueing_hints
+from . import queueing_hints, vector
 from . import storage as st
 from .binder import PodVolumeClaims, VolumeBinder
 
@@ -169,6 +169,11 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         data.has_static_bindings = data.has_static_bindings or bool(volumes.static_bindings)
         return None
 
+    def filter_vector(self, state, pod, cols):
+        """Every node at once when the pod's claims are all bound (vector.py)."""
+        data = state.get(STATE_KEY)
+        return None if data is None else vector.filter_vector(self.binder, data, cols)
+
     # --- PreScore / Score ----------------------------------------------------------------------
 
     def pre_score(self, state, pod, nodes):
@@ -192,6 +197,10 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         if volumes.static_bindings:
             return self.scorer(_static_class_resources(volumes)), None
         return self.scorer(_provisioned_class_resources(volumes)), None
+
+    def score_vector(self, state, pod, cols, rows):
+        data = state.get(STATE_KEY)
+        return None if data is None else vector.score_vector(data, rows)
 
     # --- Reserve / Unreserve -------------------------------------------------------------------
 
