@@ -85,8 +85,8 @@ def clusters(draw):
         pod = make_pod(f"r{i}", node_name=nodes[i % len(nodes)]["metadata"]["name"],
                        volumes=volumes())
         running.append(pod)
-    pending = [make_pod(f"p{i}", volumes=volumes() or [{"name": "c", "persistentVolumeClaim": {
-        "claimName": claims[0]}}]) for i in range(draw(st.integers(1, 6)))]
+    # Pods without claims too: VolumeBinding's PreFilter skips them, its Score still runs.
+    pending = [make_pod(f"p{i}", volumes=volumes()) for i in range(draw(st.integers(1, 6)))]
     return nodes, (pvs, pvcs, [wffc], csinodes), running, pending
 
 
@@ -107,6 +107,8 @@ def test_the_volume_filters_give_each_node_the_per_node_code_and_reasons(cluster
             pod = pod_info(manifest)
             state = CycleState()
             _, status = plugin.pre_filter(state, pod, handle.snapshot.list())
+            if status is not None and status.is_skip():
+                _same_scores(plugin, state, pod, cols, handle.snapshot.list())
             if status is not None and not status.is_success():
                 continue   # skipped or rejected: no Filter runs
             verdict = plugin.filter_vector(state, pod, cols)
@@ -119,6 +121,21 @@ def test_the_volume_filters_give_each_node_the_per_node_code_and_reasons(cluster
                 else:
                     got = verdict.status(row, plugin.name())
                     assert (got.code, got.reasons) == (want.code, want.reasons), plugin.name()
+            passed = [ni for row, ni in enumerate(handle.snapshot.list())
+                      if not verdict.kinds[row]]
+            _same_scores(plugin, state, pod, cols, passed)
+
+
+def _same_scores(plugin, state, pod, cols, node_infos):
+    """Score on arrays (where it answers) equals Score node by node (StorageCapacityScoring
+    is on in the default release, so VolumeBinding scores every pod)."""
+    if not hasattr(plugin, "score_vector") or not node_infos:
+        return
+    status = plugin.pre_score(state, pod, node_infos)
+    assert status is None
+    got = plugin.score_vector(state, pod, cols, cols.rows_of(node_infos))
+    assert got is not None
+    assert got.tolist() == [plugin.score(state, pod, ni)[0] for ni in node_infos]
 
 
 @SETTINGS

@@ -13,7 +13,7 @@ from ...framework.interfaces import EnqueueExtensions, FilterPlugin, PreFilterPl
 from ...framework.status import Status
 from .. import names
 from ..volumebinding import storage as st
-from . import queueing_hints
+from . import queueing_hints, vector
 
 NAME = names.NODE_VOLUME_LIMITS
 ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
@@ -61,6 +61,10 @@ def volume_limits(node_info, csinode: dict | None) -> dict[str, int]:
 
 class CSILimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     NAME = NAME
+    # What the vectorized Filter (vector.py) shares with this one.
+    VolumeError = VolumeError
+    EXCEEDED = ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED
+    volume_limits = staticmethod(volume_limits)
 
     def __init__(self, handle):
         self.handle = handle
@@ -113,8 +117,7 @@ class CSILimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
 
     def filter_vector(self, state, pod, cols):
         """The same verdicts with what each node attaches kept per row (vector.py)."""
-        from .vector import filter_vector
-        return filter_vector(self, pod, cols)
+        return vector.filter_vector(self, pod, cols)
 
     def _attachable_volumes(self, pod, csinode, new_pod: bool, result: dict[str, str]) -> None:
         """filterAttachableVolumes: add "driver/handle" -> attach limit key for each volume."""

@@ -14,7 +14,6 @@ import numpy as np
 from ...columns.verdict import Verdict
 from ...framework.status import Code
 from ..volumebinding import storage as st
-from .csi import ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, VolumeError, volume_limits
 
 
 def migration_kind(csinode: dict | None):
@@ -27,7 +26,8 @@ def migration_kind(csinode: dict | None):
 
 class AttachedVolumes:
     """Per row: the migration kind of the node's CSINode, its limits and the volumes its pods
-    attach, kept as the columns and the storage objects change."""
+    attach, kept as the columns and the storage objects change. `plugin` is the CSILimits
+    plugin (its volume_limits, VolumeError and EXCEEDED reason)."""
 
     def __init__(self, plugin, cols):
         self.plugin, self.cols = plugin, cols
@@ -67,13 +67,13 @@ class AttachedVolumes:
             column[row] = -1
         for column in self.counts.values():
             column[row] = 0
-        for key, limit in volume_limits(ni, csinode).items():
+        for key, limit in self.plugin.volume_limits(ni, csinode).items():
             self._column(key)[0][row] = limit
         attached: dict[str, str] = {}
         try:
             for pod in ni.pods:
                 self.plugin._attachable_volumes(pod, csinode, False, attached)
-        except VolumeError:   # the per-node Filter words it (an Error status)
+        except self.plugin.VolumeError:   # the per-node Filter words it (an Error status)
             self.broken[row] = True
             attached = {}
         else:
@@ -124,7 +124,7 @@ def filter_vector(plugin, pod, cols) -> Verdict | None:
         new_volumes: dict[str, str] = {}
         try:
             plugin._attachable_volumes(pod, csinode, True, new_volumes)
-        except VolumeError:   # the per-node Filter words it
+        except plugin.VolumeError:   # the per-node Filter words it
             return None
         if not new_volumes:
             continue
@@ -133,4 +133,4 @@ def filter_vector(plugin, pod, cols) -> Verdict | None:
         kinds[rows[attached.exceeded(kind, new_volumes, rows)]] = 1
     if not kinds.any():
         return Verdict.uniform(cols.size, None)
-    return Verdict(kinds, {1: (Code.UNSCHEDULABLE, (ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED,))})
+    return Verdict(kinds, {1: (Code.UNSCHEDULABLE, (plugin.EXCEEDED,))})

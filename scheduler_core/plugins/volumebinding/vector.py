@@ -114,7 +114,10 @@ def _affinity_conflicts(pv: dict, cols) -> np.ndarray | None:
 
 
 def score_vector(data, rows) -> np.ndarray | None:
-    """0 for every node when the vectorized Filter ran (nothing to bind, nothing scored)."""
-    if isinstance(data.pod_volumes_by_node, PassedNodes):
+    """0 for every node when nothing is to be bound: the vectorized Filter ran, or no node
+    has PodVolumes at all (a pod without claims, whose Score still runs in v1.37 under
+    StorageCapacityScoring and finds no PodVolumes); None to score node by node."""
+    volumes = data.pod_volumes_by_node
+    if isinstance(volumes, PassedNodes) or not volumes:
         return np.zeros(len(rows), np.int64)
     return None
