@@ -51,6 +51,9 @@ class Workload:
     floor: float | None = None   # the threshold of the variant whose counts these are
     objects: list[dict] = field(default_factory=list)  # Services and the like
     churn: Callable[[int], dict] | None = None  # the i-th pod the churn opcode creates
+    # Pending pods of this namespace, queued first, are scheduled before the measurement
+    # starts (scheduler_perf's initPods of createPods without collectMetrics).
+    init_namespace: str | None = None
 
 
 WORKLOADS: dict[str, Callable[[int, int | None], Workload]] = {}
@@ -434,6 +437,73 @@ def scheduling_csi_pvs(nodes: int, pods: int | None) -> Workload:
                              csi_nodes=True)
 
 
+# --- workloads (dra/performance-config.yaml) ---------------------------------------------------
+DRA_DRIVER = "test-driver.cdi.k8s.io"
+
+
+def _dra_node(i: int, max_claims: int) -> tuple[dict, dict]:
+    """node-with-dra-test-driver.yaml (no labels) and the ResourceSlice createResourceDriver
+    publishes for it: maxClaimsPerNode devices instance-<i>, each with the test driver's
+    attributes and 1Gi of memory, in a pool of one slice named after the node."""
+    name = f"scheduler-perf-dra-{i}"
+    node = make_node(i, (), prefix="scheduler-perf-dra")
+    node["metadata"]["labels"] = {}
+    devices = [{"name": f"instance-{d}",
+                "attributes": {"model": {"string": "A100"}, "family": {"string": "GPU"},
+                               "driverVersion": {"version": "1.2.3"},
+                               "dra.example.com/numa": {"int": d}},
+                "capacity": {"memory": {"value": "1Gi"}}} for d in range(max_claims)]
+    slice_ = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+              "metadata": {"name": name},
+              "spec": {"driver": DRA_DRIVER, "nodeName": name,
+                       "pool": {"name": name, "generation": 0, "resourceSliceCount": 1},
+                       "devices": devices}}
+    return node, slice_
+
+
+def _claim_template(namespace: str) -> dict:
+    """resourceclaimtemplate.yaml with its defaults: one request req-0 of test-class."""
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+            "metadata": {"name": "test-claim-template", "namespace": namespace},
+            "spec": {"spec": {"devices": {"requests": [
+                {"name": "req-0", "exactly": {"deviceClassName": "test-class"}}]}}}}
+
+
+def _pod_with_claim_template(name: str, namespace: str) -> dict:
+    """pod-with-claim-template.yaml: a pause container using the claim made from
+    test-claim-template."""
+    pod = make_pod(name, namespace, cpu=None, memory=None, ports=False)
+    pod["spec"]["containers"][0]["resources"] = {"claims": [{"name": "resource"}]}
+    pod["spec"]["resourceClaims"] = [{"name": "resource",
+                                      "resourceClaimTemplateName": "test-claim-template"}]
+    return pod
+
+
+@workload("SchedulingWithResourceClaimTemplate")
+def scheduling_with_resource_claim_template(nodes: int, pods: int | None) -> Workload:
+    """createNodes of node-with-dra-test-driver, createResourceDriver (maxClaimsPerNode 10),
+    deviceclass.yaml (device.driver == the test driver), the claim template in init and test,
+    then initPods and measurePods from pod-with-claim-template, each pod getting its own
+    claim. 5000pods_500nodes (SchedulerQueueingHints off): 2500 init, 2500 measured,
+    threshold 40 (the variant is at 500 nodes: measure it with --nodes 500); the cluster
+    fills up exactly. The initPods are scheduled before the
+    measurement, as createPods waits for them."""
+    # Five pods per node each, so that the cluster fills up at any size as at 500 nodes.
+    init = 5 * nodes
+    measure = pods if pods is not None else 5 * nodes
+    built = [_dra_node(i, 10) for i in range(nodes)]
+    device_class = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+                    "metadata": {"name": "test-class"},
+                    "spec": {"selectors": [{"cel": {
+                        "expression": f'device.driver == "{DRA_DRIVER}"'}}]}}
+    objects = [s for _, s in built] + [device_class, _claim_template("init"),
+                                       _claim_template("test")]
+    pending = [_pod_with_claim_template(f"test-dra-init-{i}", "init") for i in range(init)]
+    pending += [_pod_with_claim_template(f"test-dra-{i}", "test") for i in range(measure)]
+    return Workload([n for n, _ in built], [], pending, ["DynamicResources"], 40,
+                    objects=objects, init_namespace="init")
+
+
 # --- one measurement ---------------------------------------------------------------------------
 def _configuration(profile: str, wl: Workload) -> dict | None:
     if profile == "default":
@@ -460,6 +530,16 @@ def _cpu() -> float:
     """CPU seconds of this process since it started (user and system)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def _run_init(sched, namespace: str | None) -> None:
+    """Schedule the init namespace's pending pods, queued first, one cycle each."""
+    if namespace is None:
+        return
+    prefix = namespace + "/"
+    for _ in range(sum(1 for key in sched.pending_at_start if key.startswith(prefix))):
+        if not sched.step():
+            break
 
 
 def _run(sched, churn) -> None:
@@ -501,6 +581,8 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
         sched = load_scheduler([path], observer=trace or outcomes,
                                features=feature_gates(release, gates))
         loaded()
+        # Counted with the loading: Go's measurement starts after the initPods.
+        _run_init(sched, wl.init_namespace)
         marks.append(_cpu())
         _run(sched, wl.churn)
         marks.append(_cpu())
@@ -511,7 +593,8 @@ def measure(name: str, nodes: int, pods: int | None, profile: str, observe: bool
         else:
             sink.write(json.dumps(result.to_summary(), indent=2) + "\n")
     marks.append(_cpu())
-    measured = sched.pending_at_start
+    measured = [key for key in sched.pending_at_start
+                if wl.init_namespace is None or not key.startswith(wl.init_namespace + "/")]
     bound = sum(1 for key in measured if sched.bindings.get(key))
     kib = None
     if trace is not None:
