@@ -314,15 +314,18 @@ class Scheduler:
         from .plugins.names import POD_TOPOLOGY_SPREAD
 
         ns_labels = self.cluster.objects.namespace_labels(added.namespace)
+        namespace = added.namespace
 
         def concerned(qpi) -> bool:
-            if not qpi.unschedulable_plugins and not qpi.pending_plugins:
+            # Asked of every pod in the pool on every binding: the common answers first,
+            # and no generator for the pods without required affinity terms.
+            plugins = qpi.unschedulable_plugins
+            if not plugins and not qpi.pending_plugins:
                 return True
-            if (POD_TOPOLOGY_SPREAD in qpi.unschedulable_plugins
-                    and qpi.pod.namespace == added.namespace):
+            if POD_TOPOLOGY_SPREAD in plugins and qpi.pod.namespace == namespace:
                 return True
-            return any(term.matches(added, ns_labels)
-                       for term in parsed_affinity(qpi.pod).required_affinity)
+            terms = parsed_affinity(qpi.pod).required_affinity
+            return bool(terms) and any(term.matches(added, ns_labels) for term in terms)
         return concerned
 
     def activate(self, pods) -> None:
