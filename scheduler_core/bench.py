@@ -1,8 +1,8 @@
 """python -m scheduler_core bench: scheduling throughput on scheduler_perf's workloads.
 
 The workloads are scheduler_perf's (test/integration/scheduler_perf/{misc,affinity,
-topology_spreading,volumes}/performance-config.yaml in kubernetes/kubernetes v1.37.0), with their
-templates and pod counts: from 5,000 nodes up those of the variant that carries Go's threshold
+topology_spreading,volumes,dra}/performance-config.yaml in kubernetes/kubernetes v1.37.0), with
+their templates and pod counts: from 5,000 nodes up those of the variant that carries Go's threshold
 (SchedulingBasic's 5000Nodes_10000Pods, TopologySpreading's 5000Nodes_5000Pods...), below it the
 500Nodes variant's (scaled down under 500 nodes). The floor is that variant's `threshold`.
 Churn is injected as scheduler_perf's `churn` opcode does: one pod every 200 ms of the run

@@ -4,8 +4,9 @@
     .venv/bin/python scripts/perf_table.py [--repeat 3] [--repeat-traced 1] [--jobs 2]
                                            [--log FILE | --from-log FILE] [--doc PATH]
 
-One run on this machine: every workload at 5,000 nodes, SchedulingDaemonset at 15,000 (its
-threshold's variant) and SchedulingBasic at 50,000 too, each with the counts of the variant
+One run on this machine: every workload at 5,000 nodes, SchedulingDaemonset at 15,000 and
+SchedulingWithResourceClaimTemplate at 500 (their threshold's variants) and SchedulingBasic at
+50,000 too, each with the counts of the variant
 carrying Go's threshold; trace off (`--output summary`) with the medians of `--repeat` runs and
 trace on (the contract's JSON rendered) with the medians of `--repeat-traced`, `--jobs`
 measurements at once (each is a process of its own, timed in its own CPU time). bench's
@@ -33,8 +34,10 @@ from scheduler_core.bench import WORKLOADS, bench_command, rates, row  # noqa: E
 
 BEGIN, END = "<!-- table -->", "<!-- /table -->"
 # (node count, workloads): the threshold variants' sizes.
-GROUPS = [(5000, [n for n in WORKLOADS if n != "SchedulingDaemonset"]),
+OWN_SIZE = {"SchedulingDaemonset": 15000, "SchedulingWithResourceClaimTemplate": 500}
+GROUPS = [(5000, [n for n in WORKLOADS if n not in OWN_SIZE]),
           (15000, ["SchedulingDaemonset"]),
+          (500, ["SchedulingWithResourceClaimTemplate"]),
           (50000, ["SchedulingBasic"])]
 TARGETS = {"off": 2.0, "on": 1.0}   # whole process, times the Go floor
 
