@@ -127,7 +127,9 @@ def optimize(scenario: Scenario, *, time_limit: float = DEFAULT_TIME_LIMIT,
         scenario.warnings.append("optimize: the timeline's steps are not part of the global "
                                  "placement; it places the pods pending at the start")
     bindings, bound_cycles, preempted = scheduler_placement(scenario)
-    scheduler_bindings = {p.key: bindings.get(p.key) for p in pending}
+    # A pending pod bound, then preempted by a later one, is gone: not bound at the end.
+    scheduler_bindings = {p.key: None if p.key in preempted else bindings.get(p.key)
+                          for p in pending}
     violations = refusals(scenario.scheduler(), scheduler_bindings, gone=frozenset(preempted))
     placeable = [p for p in pending if _admitted(base, p)]
     started = time.perf_counter()
