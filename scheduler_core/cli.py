@@ -1,4 +1,4 @@
-"""python -m scheduler_core simulate|bench|plugins|plan|optimize: the engine's command-line
+"""python -m scheduler_core simulate|bench|plugins|plan|optimize|sweep: the engine's command-line
 face (the what-if commands' own in scheduler_core.whatif.commands)."""
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from .field_validation import STRICT, WARN
 from .framework.registry import RegistryError
 from .outoftree import PLUGINS as BUNDLED_PLUGINS
 from .whatif import commands as whatif
+from .whatif.sweep_command import sweep_command
 
 EXIT_BAD_INPUT = 2
 OUTPUTS = ("json", "yaml", "summary", "table", "simulator")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+WHATIF = {"plan": whatif.plan_command, "optimize": whatif.optimize_command,
+          "sweep": sweep_command}
 
 
 def _simulate_parser(sub) -> None:
@@ -110,9 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         return simulate_command(args)
     if args.command == "import-cluster":
         return import_command(args)
-    if args.command in ("plan", "optimize"):
-        command = whatif.plan_command if args.command == "plan" else whatif.optimize_command
-        return _bad_input_exits(command, args)
+    if args.command in WHATIF:
+        return _bad_input_exits(WHATIF[args.command], args)
     if args.command == "bench":
         from .bench import bench_command
         return bench_command(args)

@@ -1,4 +1,5 @@
-"""python -m scheduler_core plan|optimize: the what-if commands' command-line face.
+"""python -m scheduler_core plan|optimize|sweep: the what-if commands' command-line face
+(sweep's own in scheduler_core.whatif.sweep_command).
 
 They read their input as `simulate` does (FILEs, --config, --seed, --plugin, and --release and
 --feature-gates, added by scheduler_core.cli's own add_release_flags and turned into the run's
@@ -24,6 +25,7 @@ from .optimize import (
 )
 from .plan import DEFAULT_MAX_NODES, plan
 from .scenario import Scenario
+from .sweep_command import add_flags as add_sweep_flags
 from .template import read_template
 
 
@@ -54,6 +56,9 @@ def add_parsers(sub, release_flags) -> None:
     p.add_argument("--max-copies", type=int, default=DEFAULT_MAX_COPIES,
                    help="stop counting more copies of a pod at this many (0: do not count)")
     add_optimize_parser(sub, release_flags)
+    p = sub.add_parser("sweep", help="the cluster scheduled under every variant of a grid")
+    _input_flags(p, release_flags)
+    add_sweep_flags(p)
 
 
 def add_optimize_parser(sub, release_flags) -> None:

@@ -43,13 +43,15 @@ class Scenario:
         warn(line) gets each warning once, as it comes: those of reading the input and of
         the configuration now, then any new one a run built here raises (`warnings` holds
         them all, in that order, without repeats)."""
-        self._frozen = Frozen(sources)
+        self.frozen = Frozen(sources)
         self.seed, self.out_of_tree, self.features = seed, out_of_tree, features
         self.config = config
         cluster = load_documents(sources, seed, checked=checked, features=features)
         if config_file and cluster.config_file != config_file:
             raise InputError("no KubeSchedulerConfiguration document", file=config_file)
         self.config_file = cluster.config_file
+        # The configuration every run follows, as a document (sweep derives its variants).
+        self.base_config = config if config is not None else cluster.config
         for note in features.notes:
             cluster.warnings.append(note)
         if warn is not None:
@@ -68,7 +70,7 @@ class Scenario:
         return cls(sources, config_file=config_file, **options)
 
     def cluster(self, extra_nodes: list[dict] = ()) -> Cluster:
-        sources = self._frozen.thaw()
+        sources = self.frozen.thaw()
         if extra_nodes:
             sources.append((ADDED_NODES_SOURCE, list(extra_nodes)))
         cluster = load_documents(sources, self.seed, checked=True, features=self.features)

@@ -167,9 +167,10 @@ def _params(keys: list[str], combo: tuple) -> dict:
 
 def expand(spec, base_config: dict | None, *, base_release: str,
            max_variants: int = DEFAULT_MAX_VARIANTS, out_of_tree: dict | None = None,
-           limit_name: str = "the limit") -> list[Variant]:
+           limit_name: str = "the limit", gates: str = "") -> list[Variant]:
     """The grid's variants, each configuration checked by the engine; InputError names the
-    field, the limit (limit_name: the setting that sets it) or the variant that is refused."""
+    field, the limit (limit_name: the setting that sets it) or the variant that is refused.
+    gates: --feature-gates, set on top of each variant's release."""
     axes = _axes(spec)
     total = math.prod(len(values) for _, values in axes)
     if total > max_variants:
@@ -181,17 +182,25 @@ def expand(spec, base_config: dict | None, *, base_release: str,
         params = _params(keys, combo)
         release = params.get("release", base_release)
         if release not in registries:
-            registries[release] = default_registry(out_of_tree, features=feature_gates(release))
-        registry = registries[release]
+            features = _gates_of(release, gates)
+            registries[release] = (default_registry(out_of_tree, features=features), features)
+        registry, features = registries[release]
         _check_plugins(params, registry)
         config = variant_config(base_config, params)
         variant = Variant(index, params, config, release)
         try:
-            parse_configuration(config, registry, features=feature_gates(release))
+            parse_configuration(config, registry, features=features)
         except InputError as exc:
             raise InputError(f"grid: variant {index} ({variant.label}): {exc}") from exc
         variants.append(variant)
     return variants
+
+
+def _gates_of(release: str, gates: str):
+    try:
+        return feature_gates(release, gates)
+    except InputError as exc:
+        raise InputError(f"grid: release {release}: {exc}") from exc
 
 
 def _check_plugins(params: dict, registry) -> None:
@@ -301,11 +310,12 @@ class VariantResult:
 
 
 def run_variant(sources: Frozen, variant: Variant, *, seed: int = 0,
-                checked: bool = True, out_of_tree: dict | None = None) -> VariantResult:
+                checked: bool = True, out_of_tree: dict | None = None,
+                gates: str = "") -> VariantResult:
     """The variant run to the end as simulate runs it (a timeline too), then measured.
     sources: the [(file, [document, ...])] load_documents takes, frozen once for every
-    variant run here."""
-    features = feature_gates(variant.release)
+    variant run here; gates: --feature-gates on top of the variant's release."""
+    features = feature_gates(variant.release, gates)
     cluster = load_documents(sources.thaw(), seed, checked=checked, features=features)
     tally = _Tally()
     scheduler = build_scheduler(cluster, variant.config, seed=seed, observer=tally,
