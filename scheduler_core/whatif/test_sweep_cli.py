@@ -112,3 +112,30 @@ def test_a_failed_variant_is_reported_and_the_others_go_on(files, monkeypatch, c
     assert [r["bound"] for r in rows if "error" not in r] == [10, 10, 11]
     assert "variant 1 (NodeResourcesFit=1, strategy=MostAllocated) failed: cluster.yaml: " \
         "refused here" in captured.err
+
+
+def test_each_variant_starts_from_the_config_file_given(files, tmp_path):
+    cluster, grid = files
+    config = tmp_path / "ksc.yaml"
+    config.write_text(yaml.safe_dump({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"schedulerName": "default-scheduler", "pluginConfig": [
+            {"name": "NodeResourcesFit",
+             "args": {"scoringStrategy": {"type": "MostAllocated"}}}]}]}))
+    grid.write_text(yaml.safe_dump({"percentageOfNodesToScore": [0, 100]}))
+    packed = run_sweep(cluster, "--grid", grid, "--config", config, "-o", "json")
+    spread = run_sweep(cluster, "--grid", grid, "-o", "json")
+    assert packed.returncode == spread.returncode == 0, packed.stderr
+    assert [r["bound"] for r in json.loads(packed.stdout)["variants"]] == [11, 11]
+    assert [r["bound"] for r in json.loads(spread.stdout)["variants"]] == [10, 10]
+
+
+def test_feature_gates_are_set_on_each_release_of_the_grid_and_refused_where_unknown(files):
+    cluster, grid = files
+    grid.write_text(yaml.safe_dump({"releases": ["1.37", "1.36"]}))
+    done = run_sweep(cluster, "--grid", grid, "--release", "1.37",
+                     "--feature-gates", "DRADerivedAttributes=true")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1].endswith(
+        'grid.yaml: grid: release 1.36: invalid argument "DRADerivedAttributes=true" for '
+        '"--feature-gates" flag: unrecognized feature gate: DRADerivedAttributes')
