@@ -259,7 +259,8 @@ async function setupRuns() {
 
 /** A side set to a sweep variant's configuration and release, named by its label. */
 async function useVariant(key, variant) {
-  const check = await api.post(urls.profileCheck, { config: variant.config, release: variant.release });
+  const check = await api.post(urls.profileCheck, { config: variant.config, release: variant.release,
+                                                    feature_gates: variant.feature_gates });
   if (!check.ok) throw new Error(`Variant ${variant.index} is invalid: ${check.errors.join("; ")}`);
   const side = sides[key];
   Object.assign(side, { config: variant.config, check, source: `variant ${variant.index}` });
@@ -267,6 +268,7 @@ async function useVariant(key, variant) {
   side.name.value = `variant ${variant.index} · ${variant.label}`;
   side.name.dataset.auto = "";
   $(`#release-${key}`).value = variant.release;
+  $("#compare-form").elements[`feature_gates_${key}`].value = variant.feature_gates;
 }
 
 /** ?sweep=<id>&a=<index>&b=<index> (the sweep page's "open in compare"): both sides set to

@@ -70,6 +70,8 @@ class SweepVariant(models.Model):
     status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=QUEUED)
     metrics = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True, default="")
+    # The run's own warnings (input its release and gates do not honour, the gates' notes).
+    warnings = models.JSONField(default=list, blank=True)
     seconds = models.FloatField(null=True, blank=True)   # the run's wall time
     worker = models.CharField(max_length=200, blank=True, default="")   # who ran it
 

@@ -40,6 +40,7 @@ def sweep_data(sweep: Sweep, *, variants: bool = True) -> dict:
 
 def variant_data(v: SweepVariant) -> dict:
     return {"id": v.pk, "index": v.index, "label": v.label, "params": v.params,
-            "release": v.release, "config": v.config, "status": v.status,
-            "metrics": v.metrics or None, "error": v.error, "seconds": v.seconds,
+            "release": v.release, "feature_gates": v.params.get("featureGates", ""),
+            "config": v.config, "status": v.status, "metrics": v.metrics or None,
+            "error": v.error, "warnings": v.warnings, "seconds": v.seconds,
             "worker": v.worker}

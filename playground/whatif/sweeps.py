@@ -124,16 +124,18 @@ class _SourcesCache:
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._frozen: OrderedDict[int, Frozen] = OrderedDict()
+        self._frozen: OrderedDict[tuple, Frozen] = OrderedDict()
 
     def get(self, sweep: Sweep) -> Frozen:
+        # Keyed by creation time too: a database rebuilt (tests roll back) reuses the ids.
+        key = (sweep.pk, sweep.created)
         with self._lock:
-            if sweep.pk not in self._frozen:
-                self._frozen[sweep.pk] = Frozen(cluster_sources(sweep.cluster))
+            if key not in self._frozen:
+                self._frozen[key] = Frozen(cluster_sources(sweep.cluster))
                 while len(self._frozen) > self.SIZE:
                     self._frozen.popitem(last=False)
-            self._frozen.move_to_end(sweep.pk)
-            return self._frozen[sweep.pk]
+            self._frozen.move_to_end(key)
+            return self._frozen[key]
 
 
 _sources = _SourcesCache()
@@ -159,7 +161,8 @@ def sweep_variant_execute(*, variant_id: int) -> None:
         _end(variant_id, started, status=SweepVariant.FAILED,
              error=f"internal error: {type(exc).__name__}: {exc}")
     else:
-        _end(variant_id, started, status=SweepVariant.DONE, metrics=result.metrics)
+        _end(variant_id, started, status=SweepVariant.DONE, metrics=result.metrics,
+             warnings=result.warnings)
 
 
 def _end(variant_id: int, started: float, **fields) -> None:

@@ -7,13 +7,18 @@ KubeSchedulerConfiguration derived from the cluster's own (every profile changed
      "strategies": ["LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"],
      "percentageOfNodesToScore": [0, 50, 100],
      "releases": ["1.36", "1.37"],
-     "disabled": [[], ["ImageLocality"]]}              # plugin sets turned off (multiPoint)
+     "disabled": [[], ["ImageLocality"]],              # plugin sets turned off (multiPoint)
+     "featureGates": ["", "OpportunisticBatching=false", {"DRADeviceTaints": False}]}
 
 An axis left out keeps the cluster's configuration. A weight is set in `plugins.score`
 (which overrides the multiPoint default, as mergePluginSet does); a strategy replaces the
 `type` of NodeResourcesFit's `scoringStrategy` and keeps its `resources` (a
 RequestedToCapacityRatio without a shape gets the bin-packing one {0:0, 100:10}); a plugin
-set is added to `plugins.multiPoint.disabled`. Every variant's configuration is checked by
+set is added to `plugins.multiPoint.disabled`; a set of feature gates (kube-scheduler's
+`--feature-gates` text, or a map of gate to true/false; "" keeps the release's defaults) is
+set on top of the variant's release and of the command's own --feature-gates, and refused
+as kube-scheduler refuses it at that release (unknown gate, locked gate, dependency), naming
+the variant and the grid field. Every variant's configuration is checked by
 the engine's own parse_configuration when the grid is expanded, so a bad grid is refused
 before anything runs.
 
@@ -41,7 +46,7 @@ from dataclasses import dataclass, field
 from ..build import build_scheduler
 from ..config import API_VERSION, parse_configuration
 from ..errors import InputError
-from ..features import feature_gates, parse_release
+from ..features import FeatureGateError, feature_gates, flag_text, parse_release
 from ..framework.handle import FakeHandle
 from ..framework.interfaces import ScorePlugin
 from ..loader import load_documents
@@ -50,7 +55,8 @@ from ..plugins.registry import default_registry
 from .scenario import Frozen
 
 DEFAULT_MAX_VARIANTS = 500
-AXES = ("weights", "strategies", "percentageOfNodesToScore", "releases", "disabled")
+AXES = ("weights", "strategies", "percentageOfNodesToScore", "releases", "disabled",
+        "featureGates")
 STRATEGIES = ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio")
 NODE_RESOURCES_FIT = "NodeResourcesFit"
 # Go's MaxWeight for a Score plugin (config validation: weight in [1, 100] once defaulted).
@@ -66,6 +72,11 @@ class Variant:
     release: str
 
     @property
+    def gates(self) -> str:
+        """The variant's own feature gates, as --feature-gates takes them ("" for none)."""
+        return self.params.get("featureGates", "")
+
+    @property
     def label(self) -> str:
         parts = [f"{name}={w}" for name, w in sorted(self.params.get("weights", {}).items())]
         for key in ("strategy", "percentageOfNodesToScore", "release"):
@@ -73,6 +84,8 @@ class Variant:
                 parts.append(f"{key}={self.params[key]}")
         if "disabled" in self.params:
             parts.append("disabled=" + ("+".join(self.params["disabled"]) or "none"))
+        if "featureGates" in self.params:
+            parts.append("featureGates=" + (self.gates or "defaults"))
         return ", ".join(parts) or "as configured"
 
 
@@ -124,6 +137,20 @@ def _check_disabled(value, path: str) -> list[str]:
     return value
 
 
+def _check_gates(value, path: str) -> str:
+    """One set of gates as --feature-gates text: checked against a release in expand."""
+    if isinstance(value, str):
+        return value.strip()
+    if not isinstance(value, dict):
+        raise InputError(f"{path}: {value!r} is not a set of feature gates (give "
+                         "\"A=true,B=false\" as kube-scheduler's --feature-gates takes it, or a "
+                         "map of gate names to true or false)")
+    for name, on in value.items():
+        if not isinstance(name, str) or not isinstance(on, bool):
+            raise InputError(f"{path}.{name}: {on!r} is not true or false")
+    return flag_text(value.items())
+
+
 def _axes(spec) -> list[tuple[str, list]]:
     """[(param key, [values])] in AXES order, each value checked; weights give one axis per
     plugin."""
@@ -148,6 +175,9 @@ def _axes(spec) -> list[tuple[str, list]]:
     if "disabled" in spec:
         axes.append(("disabled", [_check_disabled(v, f"grid.disabled[{i}]")
                                   for i, v in enumerate(_values(spec, "disabled"))]))
+    if "featureGates" in spec:
+        axes.append(("featureGates", [_check_gates(v, f"grid.featureGates[{i}]")
+                                      for i, v in enumerate(_values(spec, "featureGates"))]))
     return axes
 
 
@@ -176,31 +206,47 @@ def expand(spec, base_config: dict | None, *, base_release: str,
     if total > max_variants:
         raise InputError(f"grid: {total} variants is more than {limit_name} of {max_variants}")
     keys = [key for key, _ in axes]
-    registries: dict[str, object] = {}
+    gate_sets = dict(axes).get("featureGates", [])
+    registries: dict[tuple[str, str], object] = {}
     variants = []
     for index, combo in enumerate(itertools.product(*(values for _, values in axes))):
         params = _params(keys, combo)
-        release = params.get("release", base_release)
-        if release not in registries:
-            features = _gates_of(release, gates)
-            registries[release] = (default_registry(out_of_tree, features=features), features)
-        registry, features = registries[release]
+        variant = Variant(index, params, variant_config(base_config, params),
+                          params.get("release", base_release))
+        key = (variant.release, variant.gates)
+        if key not in registries:
+            features = _gates_of(variant, gates, gate_sets)
+            registries[key] = (default_registry(out_of_tree, features=features), features)
+        registry, features = registries[key]
         _check_plugins(params, registry)
-        config = variant_config(base_config, params)
-        variant = Variant(index, params, config, release)
         try:
-            parse_configuration(config, registry, features=features)
+            parse_configuration(variant.config, registry, features=features)
         except InputError as exc:
             raise InputError(f"grid: variant {index} ({variant.label}): {exc}") from exc
         variants.append(variant)
     return variants
 
 
-def _gates_of(release: str, gates: str):
+def variant_gates(variant: Variant, gates: str = ""):
+    """The variant's FeatureGates: its release's defaults, then the command's --feature-gates
+    (gates), then the variant's own on top (a later setting of a gate wins, as in Go's Set)."""
+    return feature_gates(variant.release, ",".join(g for g in (gates, variant.gates) if g))
+
+
+def _gates_of(variant: Variant, gates: str, gate_sets: list[str]):
+    """variant_gates, or InputError blaming --feature-gates when the release refuses it alone,
+    else the variant's grid.featureGates entry (kube-scheduler's words, without its flag's)."""
     try:
-        return feature_gates(release, gates)
+        feature_gates(variant.release, gates)
     except InputError as exc:
-        raise InputError(f"grid: release {release}: {exc}") from exc
+        raise InputError(f"grid: release {variant.release}: {exc}") from exc
+    try:
+        return variant_gates(variant, gates)
+    except FeatureGateError as exc:
+        raise InputError(
+            f"grid: variant {variant.index} ({variant.label}): grid.featureGates"
+            f"[{gate_sets.index(variant.gates)}]: kube-scheduler v{variant.release} refuses "
+            f"\"{variant.gates}\": {exc.detail}") from exc
 
 
 def _check_plugins(params: dict, registry) -> None:
@@ -314,9 +360,12 @@ def run_variant(sources: Frozen, variant: Variant, *, seed: int = 0,
                 gates: str = "") -> VariantResult:
     """The variant run to the end as simulate runs it (a timeline too), then measured.
     sources: the [(file, [document, ...])] load_documents takes, frozen once for every
-    variant run here; gates: --feature-gates on top of the variant's release."""
-    features = feature_gates(variant.release, gates)
+    variant run here; gates: --feature-gates on top of the variant's release (the variant's
+    own gates on top of them); kube-scheduler's warnings on setting them are the run's."""
+    features = variant_gates(variant, gates)
     cluster = load_documents(sources.thaw(), seed, checked=checked, features=features)
+    for note in features.notes:
+        cluster.warnings.append(note)
     tally = _Tally()
     scheduler = build_scheduler(cluster, variant.config, seed=seed, observer=tally,
                                 out_of_tree=out_of_tree)

@@ -25,7 +25,7 @@ COLUMNS = (("BOUND", "bound"), ("PENDING", "pending"), ("CPU-SPREAD", "cpuSpread
 def add_flags(p) -> None:
     p.add_argument("--grid", required=True, metavar="GRID.yaml",
                    help="the axes to vary (YAML or JSON): weights, strategies, "
-                        "percentageOfNodesToScore, releases, disabled")
+                        "percentageOfNodesToScore, releases, disabled, featureGates")
     p.add_argument("--workers", type=int, default=1,
                    help="run the variants on this many processes (default 1)")
     p.add_argument("--max-variants", type=int, default=DEFAULT_MAX_VARIANTS,
@@ -58,6 +58,7 @@ def sweep_command(args, run: dict) -> int:
     rows = [_row(v, outcome, known, run["warn"]) for v, outcome in
             zip(variants, run_all(variants, job, args.workers), strict=True)]
     out = {"schemaVersion": 1, "release": run["features"].release,
+           "featureGates": args.feature_gates or "",
            "warnings": scenario.warnings.to_list(), "variants": rows}
     if args.output == "json":
         sys.stdout.write(json.dumps(out, indent=2) + "\n")

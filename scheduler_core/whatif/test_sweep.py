@@ -5,7 +5,13 @@ from scheduler_core.errors import InputError
 from scheduler_core.framework.types import NodeInfo
 from scheduler_core.testing import make_node, make_pod
 from scheduler_core.whatif.scenario import Frozen
-from scheduler_core.whatif.sweep import count_variants, expand, fragmentation, run_variant
+from scheduler_core.whatif.sweep import (
+    count_variants,
+    expand,
+    fragmentation,
+    run_variant,
+    variant_gates,
+)
 
 
 def cluster(*docs):
@@ -68,12 +74,73 @@ def test_each_profile_of_the_cluster_configuration_gets_the_variant_settings():
     ({"disabled": ["ImageLocality"]}, "grid.disabled[0]: must be a list of plugin names"),
     ({"disabled": [["Nope"]]}, "grid.disabled: Nope: no such plugin"),
     ({"strategies": []}, "grid.strategies: must be a non-empty list"),
+    ({"featureGates": [["A"]]}, "grid.featureGates[0]: ['A'] is not a set of feature gates"),
+    ({"featureGates": [{"OpportunisticBatching": "no"}]},
+     "grid.featureGates[0].OpportunisticBatching: 'no' is not true or false"),
+    ({"featureGates": ["", "Nope=true"]},
+     'grid: variant 1 (featureGates=Nope=true): grid.featureGates[1]: kube-scheduler v1.37 '
+     'refuses "Nope=true": unrecognized feature gate: Nope'),
+    ({"featureGates": ["OpportunisticBatching"]},
+     "grid.featureGates[0]: kube-scheduler v1.37 refuses \"OpportunisticBatching\": missing "
+     "bool value for OpportunisticBatching"),
+    # Locked GA at v1.37 (kube_features.go: LockToDefault), alpha and settable at v1.35.
+    ({"releases": ["1.35", "1.37"], "featureGates": ["NodeDeclaredFeatures=false"]},
+     "grid: variant 1 (release=1.37, featureGates=NodeDeclaredFeatures=false): "
+     "grid.featureGates[0]: kube-scheduler v1.37 refuses \"NodeDeclaredFeatures=false\": cannot "
+     "set feature gate NodeDeclaredFeatures to false, feature is locked to true"),
+    ({"featureGates": [{"DRADeviceTaintRules": True, "DRADeviceTaints": False}]},
+     "DRADeviceTaintRules is enabled, but depends on features that are disabled: "
+     "[DRADeviceTaints]"),
     ([1, 2], "grid: must be an object"),
 ])
 def test_a_bad_grid_is_refused_naming_the_field(spec, words):
     with pytest.raises(InputError) as err:
         expand(spec, None, base_release="1.37")
     assert words in str(err.value)
+
+
+def test_a_gate_known_only_to_a_later_release_is_refused_on_the_earlier_variant_only():
+    spec = {"releases": ["1.37", "1.34"], "featureGates": [{"OpportunisticBatching": False}]}
+    with pytest.raises(InputError) as err:
+        expand(spec, None, base_release="1.37")
+    assert str(err.value).startswith(
+        "grid: variant 1 (release=1.34, featureGates=OpportunisticBatching=false): "
+        "grid.featureGates[0]: kube-scheduler v1.34 refuses")
+
+
+def test_a_gates_axis_multiplies_the_variants_and_sets_each_run_gates():
+    spec = {"releases": ["1.36", "1.37"],
+            "featureGates": ["", "OpportunisticBatching=false", {"DRAListTypeAttributes": True}]}
+    variants = expand(spec, None, base_release="1.37")
+    assert [(v.release, v.gates) for v in variants] == [
+        ("1.36", ""), ("1.36", "OpportunisticBatching=false"),
+        ("1.36", "DRAListTypeAttributes=true"), ("1.37", ""),
+        ("1.37", "OpportunisticBatching=false"), ("1.37", "DRAListTypeAttributes=true")]
+    assert variants[0].label == "release=1.36, featureGates=defaults"
+    assert variants[4].label == "release=1.37, featureGates=OpportunisticBatching=false"
+    assert variant_gates(variants[3]).enabled("OpportunisticBatching")
+    assert not variant_gates(variants[4]).enabled("OpportunisticBatching")
+    # The variant's gates go on top of the command's, a later setting winning.
+    assert not variant_gates(variants[3], "OpportunisticBatching=false").enabled(
+        "OpportunisticBatching")
+    assert variant_gates(variants[5], "DRAListTypeAttributes=false").enabled(
+        "DRAListTypeAttributes")
+
+
+def test_a_variant_gate_reaches_its_run_and_a_dropped_field_is_warned_of():
+    """PodLevelResources off (and the gate that depends on it): the API server drops
+    spec.resources (dropDisabledPodFields), so the 3-CPU pod-level request is not counted and
+    the pod fits a 2-CPU node."""
+    pod = make_pod("big", cpu="1")
+    pod["spec"]["resources"] = {"requests": {"cpu": "3"}}
+    docs = cluster(make_node("n0", cpu="2"), pod)
+    off_gates = {"PodLevelResources": False, "InPlacePodLevelResourcesVerticalScaling": False}
+    on, off = expand({"featureGates": ["", off_gates]}, None, base_release="1.37")
+    assert run_variant(Frozen(docs), on, checked=False).metrics["bound"] == 0
+    result = run_variant(Frozen(docs), off, checked=False)
+    assert result.metrics["bound"] == 1
+    assert any("spec.resources" in line and "PodLevelResources feature gate is off" in line
+               for line in result.warnings)
 
 
 def test_a_configuration_the_engine_refuses_is_reported_with_its_variant():

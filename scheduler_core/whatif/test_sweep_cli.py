@@ -139,3 +139,46 @@ def test_feature_gates_are_set_on_each_release_of_the_grid_and_refused_where_unk
     assert done.stderr.splitlines()[-1].endswith(
         'grid.yaml: grid: release 1.36: invalid argument "DRADerivedAttributes=true" for '
         '"--feature-gates" flag: unrecognized feature gate: DRADerivedAttributes')
+
+
+def test_a_feature_gates_axis_sets_each_variant_gates_shown_in_the_json_and_the_table(
+        tmp_path):
+    """PodLevelResources off drops the pod's spec.resources (3 CPUs at pod level), so the pod
+    fits the 2-CPU node in that variant only, which warns of the field it dropped."""
+    pod = make_pod("big", cpu="1")
+    pod["spec"]["resources"] = {"requests": {"cpu": "3"}}
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(yaml.safe_dump_all([make_node("n0", cpu="2"), pod]))
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("featureGates:\n- ''\n- PodLevelResources=false,"
+                    "InPlacePodLevelResourcesVerticalScaling=false\n")
+    done = run_sweep(cluster, "--grid", grid, "-o", "json",
+                     "--feature-gates", "OpportunisticBatching=false")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["featureGates"] == "OpportunisticBatching=false"
+    defaults, off = out["variants"]
+    assert defaults["params"] == {"featureGates": ""} and defaults["label"] == \
+        "featureGates=defaults"
+    assert off["params"]["featureGates"] == \
+        "PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false"
+    assert (defaults["bound"], off["bound"]) == (0, 1)
+    assert defaults["warnings"] == []
+    assert any("spec.resources" in w and "PodLevelResources feature gate is off" in w
+               for w in off["warnings"])
+    table = run_sweep(cluster, "--grid", grid)
+    assert table.stdout.splitlines()[2].startswith(
+        "featureGates=PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false")
+
+
+def test_a_grid_gate_a_release_refuses_exits_2_naming_the_file_the_variant_and_the_field(
+        files):
+    cluster, grid = files
+    grid.write_text(yaml.safe_dump({"releases": ["1.37", "1.34"],
+                                    "featureGates": [{"OpportunisticBatching": False}]}))
+    done = run_sweep(cluster, "--grid", grid)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1].endswith(
+        'grid.yaml: grid: variant 1 (release=1.34, featureGates=OpportunisticBatching=false): '
+        'grid.featureGates[0]: kube-scheduler v1.34 refuses "OpportunisticBatching=false": '
+        'unrecognized feature gate: OpportunisticBatching')

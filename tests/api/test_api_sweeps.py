@@ -119,6 +119,13 @@ def test_a_cancelled_sweep_skips_the_variants_not_started(api, spread_out):
     ({"grid": {"percentageOfNodesToScore": [10, 20], "releases": ["1.36", "1.37"]}}, "grid",
      "grid: 4 variants is more than the limit PLAYGROUND_SWEEP_MAX_VARIANTS of 3"),
     ({"grid": GRID, "seed": True}, "seed", "must be a whole number"),
+    ({"grid": {"featureGates": ["", "Nope=true"]}}, "grid",
+     'grid: variant 1 (featureGates=Nope=true): grid.featureGates[1]: kube-scheduler v1.37 '
+     'refuses "Nope=true": unrecognized feature gate: Nope'),
+    ({"grid": {"featureGates": [{"DRAAdminAccess": False}]}}, "grid",
+     "grid: variant 0 (featureGates=DRAAdminAccess=false): grid.featureGates[0]: kube-scheduler "
+     'v1.37 refuses "DRAAdminAccess=false": cannot set feature gate DRAAdminAccess to false, '
+     "feature is locked to true"),
 ])
 @override_settings(PLAYGROUND_SWEEP_MAX_VARIANTS=3)
 def test_bad_input_is_a_400_by_field_and_nothing_is_stored(api, spread_out, body, field,
@@ -128,6 +135,31 @@ def test_bad_input_is_a_400_by_field_and_nothing_is_stored(api, spread_out, body
     (got,) = response.json()[field]
     assert got.startswith(message), got
     assert Sweep.objects.count() == SweepVariant.objects.count() == 0
+
+
+@override_settings(PLAYGROUND_TASKS_SYNC=True)
+def test_a_feature_gates_axis_runs_each_variant_under_its_gates_with_its_warnings(
+        api, alice, django_capture_on_commit_callbacks):
+    """PodLevelResources off drops spec.resources (the API server's dropDisabledPodFields):
+    the pod's 3 CPUs at pod level are not counted and it fits the 2-CPU node."""
+    big = pod("big", "1")
+    big["spec"]["resources"] = {"requests": {"cpu": "3"}}
+    small = {**node("n0"), "status": {"allocatable": {"cpu": "2", "memory": "8Gi",
+                                                      "pods": "110"}}}
+    cluster = import_cluster(alice, "plr.yaml", text=yaml.safe_dump_all([small, big]))
+    off = {"PodLevelResources": False, "InPlacePodLevelResourcesVerticalScaling": False}
+    response = create(api, cluster, {"grid": {"featureGates": ["", off]}},
+                      django_capture_on_commit_callbacks)
+    assert response.status_code == 201, response.json()
+    defaults, dropped = api.get(f"/api/sweeps/{response.json()['id']}/").json()["variants"]
+    assert (defaults["feature_gates"], defaults["label"]) == ("", "featureGates=defaults")
+    assert dropped["feature_gates"] == \
+        "PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false"
+    assert dropped["label"] == f"featureGates={dropped['feature_gates']}"
+    assert (defaults["metrics"]["bound"], dropped["metrics"]["bound"]) == (0, 1)
+    assert not any("spec.resources" in w for w in defaults["warnings"])
+    assert any("spec.resources" in w and "PodLevelResources feature gate is off" in w
+               for w in dropped["warnings"])
 
 
 def test_other_users_sweeps_are_not_found(api, bob_api, spread_out):

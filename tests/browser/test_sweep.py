@@ -59,6 +59,33 @@ def test_a_sweep_runs_every_variant_then_two_open_in_compare(page):
     expect(page.locator("#compare-status")).to_contain_text("Done")
 
 
+def test_a_feature_gates_axis_shows_each_variant_gates_and_warnings_and_compare_takes_them(
+        page):
+    """A GA gate set to its value is accepted with kube-scheduler's warning (featuregate's
+    Set), shown on that variant only; compare's sides get each variant's gates."""
+    cluster = cluster_id(page, "locally-optimal")
+    page.goto(f"/clusters/{cluster}/sweep/")
+    page.fill("#sweep-grid", 'featureGates: ["", "DRAPrioritizedList=true"]\n')
+    page.get_by_role("button", name="Start the sweep").click()
+    expect(page.locator("#sweep-counts")).to_contain_text("2 of 2 variants ended · 2 done",
+                                                          timeout=60_000)
+    rows = page.locator("#sweep-table tbody tr")
+    expect(rows.nth(0).locator("td").nth(2)).to_have_text("featureGates=defaults")
+    expect(rows.nth(1).locator("td").nth(2)).to_have_text(
+        "featureGates=DRAPrioritizedList=true")
+    expect(rows.nth(0).locator("details.variant-warnings")).to_have_count(0)
+    warned = rows.nth(1).locator("details.variant-warnings")
+    warned.locator("summary").click()
+    expect(warned).to_contain_text("Setting GA feature gate DRAPrioritizedList=true")
+    page.get_by_label("Pick variant 0 to compare").check()
+    page.get_by_label("Pick variant 1 to compare").check()
+    page.get_by_role("button", name="Open the two picked variants in compare").click()
+    page.wait_for_url(f"**/clusters/{cluster}/compare/?sweep=*")
+    expect(page.get_by_label("Feature gates of side B")).to_have_value("DRAPrioritizedList=true")
+    expect(page.get_by_label("Feature gates of side A")).to_have_value("")
+    expect(page.locator("#compare-status")).to_contain_text("Done", timeout=30_000)
+
+
 def test_a_grid_over_the_limit_is_refused_naming_the_limit(page):
     page.console_errors.allow("status of 400")   # the refusal the page shows
     page.goto(f"/clusters/{cluster_id(page, 'locally-optimal')}/sweep/")

@@ -51,8 +51,17 @@ function row(v) {
   const cells = MEASURES.map(([key]) => el("td.num", v.metrics ? String(v.metrics[key]) : ""));
   return el("tr", { dataset: { index: v.index, status: v.status } },
     el("td", pick), el("td.num", String(v.index)), el("td", v.label),
-    el("td", v.status === "failed" ? el("span.error", { title: v.error }, `failed: ${v.error}`) : v.status),
+    el("td", v.status === "failed" ? el("span.error", { title: v.error }, `failed: ${v.error}`) : v.status,
+      warned(v)),
     ...cells);
+}
+
+/** The variant's warnings (input its release or gates do not honour), one line each. */
+function warned(v) {
+  const lines = v.warnings || [];
+  if (!lines.length) return "";
+  return el("details.variant-warnings", el("summary", `${lines.length} warning${lines.length > 1 ? "s" : ""}`),
+    el("ul.small", lines.map((w) => el("li", w))));
 }
 
 function drawCompare() {
