@@ -79,6 +79,10 @@ class CycleRecorder:
         """OpportunisticBatching's part in the cycle (framework/batch.py): the dict is
         completed once the cycle has a host, before finish."""
 
+    def pod_group(self, entry: dict) -> None:
+        """The pod group scheduling cycle the pod was placed in (podgroup_cycle.py): the
+        contract's `podGroup`, set before finish."""
+
     def finish(self, outcome: str, node: str | None, message: str, time: float) -> None:
         pass
 
@@ -246,6 +250,9 @@ class TraceRecorder(CycleRecorder):
 
     def batch(self, entry):
         self._data["batch"] = entry
+
+    def pod_group(self, entry):
+        self._data["podGroup"] = entry
 
     def finish(self, outcome, node, message, time):
         self._data.update(outcome=outcome, node=node, message=message)

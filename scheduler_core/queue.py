@@ -167,6 +167,10 @@ class SchedulingQueue:
                 return None
             self.popped_from = BACKOFF
         self.runner_up = self.active[0] if self.active else None
+        return self._take(qpi)
+
+    def _take(self, qpi: QueuedPodInfo) -> QueuedPodInfo:
+        """The pod leaves the queue for a scheduling attempt: in flight from now on."""
         qpi.attempts += 1
         if qpi.initial_attempt is None:
             qpi.initial_attempt = self._clock()
@@ -175,6 +179,18 @@ class SchedulingQueue:
         qpi.flight_from = self._event_count
         self.in_flight[qpi.pod.uid] = qpi
         return qpi
+
+    def pop_members(self, belongs) -> list[QueuedPodInfo]:
+        """PopSpecificPod for every pod `belongs(pod)` accepts (the rest of a pod group, for
+        scheduleOnePodGroup's podGroupInfoForPod), in queue order: those waiting in activeQ
+        or backoffQ; a pod in the unschedulable pool or gated is not ready to be tried."""
+        found = [q for q in self.active if belongs(q.pod)]
+        if found:
+            self.active = [q for q in self.active if not belongs(q.pod)]
+            heapq.heapify(self.active)
+        for uid in [u for u, q in self.backoff.items() if belongs(q.pod)]:
+            found.append(self.backoff.pop(uid))
+        return [self._take(q) for q in sorted(found)]
 
     def done(self, uid: str) -> None:
         """The pod is no longer in flight; with none left, no event needs remembering."""

@@ -34,8 +34,11 @@ from .framework.runtime import Framework
 from .framework.status import Code, SchedulingError, Status
 from .loader import Cluster
 from .plugins.dynamicresources.objects import release_claims
+from .plugins.gangscheduling import pod_group_name
+from .plugins.gangscheduling.objects import SCHEDULING_GROUP_SINCE
 from .plugins.registry import default_registry
 from .plugins.signing import profile_signer
+from .podgroup_cycle import PodGroupCycle
 from .queue import (
     MAX_UNSCHEDULABLE_STAY,
     UNSCHEDULABLE,
@@ -181,6 +184,9 @@ class Scheduler:
         # The release and gates the run follows, and where what it does not honour is said.
         self.features = features or cluster.features
         self.expectation = self.features.enabled("NominatedNodeNameForExpectation")
+        # ScheduleOne's pod group branch (v1.36+, sched.genericWorkloadEnabled).
+        self.pod_group_cycle = (self.features.minor >= SCHEDULING_GROUP_SINCE
+                                and self.features.enabled("GenericWorkload"))
         self.warnings = cluster.warnings
         self.registry = registry or default_registry()
         self.config = config
@@ -405,23 +411,15 @@ class Scheduler:
 
     # --- the scheduling cycle ----------------------------------------------------------------
     def schedule_one(self, qpi) -> None:
+        """ScheduleOne: from v1.36 with GenericWorkload, a pod of a pod group goes to the pod
+        group scheduling cycle with the rest of its group (podgroup_cycle.py)."""
+        if self.pod_group_cycle and pod_group_name(qpi.pod) is not None:
+            PodGroupCycle(self, qpi).run()
+            return
         pod = qpi.pod
         fwk = self.frameworks[pod.scheduler_name]
-        index = self.cycle_count
-        self.cycle_count += 1
-        rec = None
-        if self.observer is not None:
-            rec = self.observer.begin_cycle(index, self.clock, pod, fwk.profile_name)
-        if rec is not None and rec.queue_sort:
-            q = self.queue
-            rec.queue_points(fwk.queue_sort_entry(qpi, q.runner_up, q.popped_from,
-                                                  q.active_head(QUEUE_SORT_BEFORE)),
-                             self._gates.get(pod.uid, []))
-        state = CycleState()
-        self.cache.update_snapshot(self.snapshot)
-        if self.vector_path:
-            state.write(COLUMNS_KEY, columns_of(self.snapshot))
-        self._victims = []
+        index, rec = self.begin_cycle(qpi, fwk)
+        state = self.new_cycle_state()
         try:
             # Filter and Score record per node: only for a recorder that wants it.
             host = self._schedule_pod(fwk, state, pod, rec if rec is None or rec.per_node
@@ -432,9 +430,33 @@ class Scheduler:
         except SchedulingError as err:
             # "no nodes available" is UnschedulableAndUnresolvable in Go, not an error.
             outcome = "Unschedulable" if err.status.is_rejected() else "Error"
-            self._fail(qpi, outcome, err.status.message(), rec, nominate="")
+            self.fail(qpi, outcome, err.status.message(), rec, nominate="")
             return
-        self._assume_reserve_permit(Binding(qpi, state, host, fwk, rec, index))
+        self.assume_reserve_permit(Binding(qpi, state, host, fwk, rec, index))
+
+    def begin_cycle(self, qpi, fwk, popped: bool = True):
+        """The cycle's index and recorder; `popped`: the pod won QueueSort to get here (not a
+        pod group member popped with it), so the recorder gets the queue's points."""
+        index = self.cycle_count
+        self.cycle_count += 1
+        rec = None
+        if self.observer is not None:
+            rec = self.observer.begin_cycle(index, self.clock, qpi.pod, fwk.profile_name)
+        if rec is not None and rec.queue_sort and popped:
+            q = self.queue
+            rec.queue_points(fwk.queue_sort_entry(qpi, q.runner_up, q.popped_from,
+                                                  q.active_head(QUEUE_SORT_BEFORE)),
+                             self._gates.get(qpi.pod.uid, []))
+        return index, rec
+
+    def new_cycle_state(self) -> CycleState:
+        """A fresh CycleState over a snapshot brought up to date with the cache."""
+        state = CycleState()
+        self.cache.update_snapshot(self.snapshot)
+        if self.vector_path:
+            state.write(COLUMNS_KEY, columns_of(self.snapshot))
+        self._victims = []
+        return state
 
     def _schedule_pod(self, fwk: Framework, state, pod, rec) -> str:
         nodes = self.snapshot.list()
@@ -593,22 +615,30 @@ class Scheduler:
 
     # --- failures ----------------------------------------------------------------------------
     def _handle_fit_error(self, fwk, state, qpi, fit: FitError, rec) -> None:
-        nominate = ""  # without PostFilter plugins Go clears the nomination (clearNominatedNode)
-        if fwk.post_filter_plugins:
-            result, status = fwk.run_post_filter_plugins(
-                state, qpi.pod, fit.diagnosis.node_to_status, rec)
-            fit.diagnosis.post_filter_msg = status.message()
-            # No PostFilterResult leaves the nomination as it is (ModeNoop).
-            nominate = None
-            if result is not None:
-                nominate = result.nominated_node_name
-                if nominate and rec is not None:
-                    rec.preemption(nominate, self._victims, state.get(PREEMPTION_DETAIL_KEY))
+        self.fail_fit(qpi, fit, rec, self.post_filter(fwk, state, qpi, fit, rec))
+
+    def post_filter(self, fwk, state, qpi, fit: FitError, rec) -> str | None:
+        """PostFilter after a FitError: the node to nominate, "" to clear the nomination (no
+        PostFilter plugins: clearNominatedNode), None to leave it (no PostFilterResult)."""
+        if not fwk.post_filter_plugins:
+            return ""
+        result, status = fwk.run_post_filter_plugins(
+            state, qpi.pod, fit.diagnosis.node_to_status, rec)
+        fit.diagnosis.post_filter_msg = status.message()
+        if result is None:
+            return None
+        nominate = result.nominated_node_name
+        if nominate and rec is not None:
+            rec.preemption(nominate, self._victims, state.get(PREEMPTION_DETAIL_KEY))
+        return nominate
+
+    def fail_fit(self, qpi, fit: FitError, rec, nominate=None) -> None:
+        """handleSchedulingFailure for a FitError: its plugins decide when the pod retries."""
         qpi.unschedulable_plugins = set(fit.diagnosis.unschedulable_plugins)
         qpi.pending_plugins = set(fit.diagnosis.pending_plugins)
-        self._fail(qpi, "Unschedulable", str(fit), rec, nominate=nominate)
+        self.fail(qpi, "Unschedulable", str(fit), rec, nominate=nominate)
 
-    def _fail(self, qpi, outcome: str, message: str, rec, nominate=None, node=None) -> None:
+    def fail(self, qpi, outcome: str, message: str, rec, nominate=None, node=None) -> None:
         """handleSchedulingFailure: back to the queue, nomination updated, event recorded.
 
         An error goes to backoff as in Go; once it has retried at the maximum backoff with
@@ -656,17 +686,22 @@ class Scheduler:
             diagnosis = Diagnosis()
             diagnosis.node_to_status.set(b.host, status)
             message = str(FitError(b.pod, 1, diagnosis))
-            self._fail(b.qpi, "Rejected", message, b.rec, nominate="", node=b.host)
+            self.fail(b.qpi, "Rejected", message, b.rec, nominate="", node=b.host)
         else:
             outcome = "Rejected" if status.is_rejected() else "Error"
-            self._fail(b.qpi, outcome, status.message(), b.rec, nominate="", node=b.host)
+            self.fail(b.qpi, outcome, status.message(), b.rec, nominate="", node=b.host)
         if deferred:
             uid = b.pod.uid
             self.cluster_event("AssignedPodDelete", assumed, only=lambda q: q.pod.uid != uid)
             self._change_marks[uid] = self.changes   # its own forgetting does not help it
 
     # --- reserve, permit and the binding cycle -----------------------------------------------
-    def _assume_reserve_permit(self, b: Binding) -> None:
+    def prepare_for_binding_cycle(self, qpi, state, host: str, fwk, rec, index: int) -> None:
+        """A pod group member placed by its group's cycle goes on as a pod placed by its own
+        (prepareForBindingCycle, then the binding cycle)."""
+        self.assume_reserve_permit(Binding(qpi, state, host, fwk, rec, index))
+
+    def assume_reserve_permit(self, b: Binding) -> None:
         self.queue.delete_nominated(b.pod.uid)
         self.cache.assume(b.pod, b.host)
         status = b.fwk.run_reserve_plugins_reserve(b.state, b.pod, b.host, b.rec)

@@ -89,6 +89,9 @@ class SummaryRecorder(CycleRecorder):
     def batch(self, entry):
         self.data["batch"] = entry
 
+    def pod_group(self, entry):
+        self.data["podGroup"] = entry
+
     def finish(self, outcome, node, message, time):
         self.data.update(outcome=outcome, node=node, message=message[:2000], endTime=time)
 

@@ -60,7 +60,7 @@ ENGINE_LAYERS = (
     ("assembly", (E + "build",)),
     ("beside the scheduler", (E + "timeline", E + "timeline.*", E + "outoftree",
                               E + "outoftree.*")),
-    ("scheduler", (E + "scheduler", E + "queue", E + "cache")),
+    ("scheduler", (E + "scheduler", E + "podgroup_cycle", E + "queue", E + "cache")),
     ("configuration", (E + "config", E + "config_decode", E + "config_gotypes", E + "extenders",
                        E + "extenders.*")),
     ("input", (E + "loader", E + "release_input", E + "workloads", E + "workloads.*",

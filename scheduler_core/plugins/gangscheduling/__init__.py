@@ -12,9 +12,9 @@ PodGroup exists and minCount pods of the gang exist; Permit holds every member (
 minutes) until minCount members are assumed or bound, then allows them all, and activates the
 members still pending. A basic policy, or a pod in no gang, passes.
 
-Not modelled (docs/ENGINE.md): v1.37's pod group scheduling cycle (PlacementFeasible, which
-places a whole gang in one cycle when the workload-aware scheduler is on) and
-CompositePodGroup hierarchies; a v1.37 run holds members at Permit one cycle each, as v1.36.
+From v1.36 the members are placed together by the pod group scheduling cycle
+(podgroup_cycle.py), which asks Permit (v1.36) or PlacementFeasible (v1.37, below) whether the
+group is feasible. Not modelled (docs/ENGINE.md): CompositePodGroup hierarchies.
 """
 from __future__ import annotations
 
@@ -130,6 +130,26 @@ class GangScheduling(PreEnqueuePlugin, PermitPlugin, EnqueueExtensions):
             if wp.pod.uid in assumed:
                 wp.allow(NAME)
         return None, 0
+
+    # --- PlacementFeasible (v1.37's pod group cycle) ------------------------------------------
+    def placement_feasible(self, key, scheduled: int, remaining: int) -> Status | None:
+        """v1.37 PlacementFeasible: Success once minCount members are scheduled, Wait while
+        the remaining ones may still make it, Unschedulable once they cannot (getMinCount:
+        1 for a basic policy). v1.36 has no such extension point (its cycle asks Permit)."""
+        if self.minor < 37:
+            return None
+        policy = next((_spec(obj).get("schedulingPolicy") or {}
+                       for obj in self.handle.objects.extra.get(POD_GROUP) or []
+                       if str(obj.get("apiVersion") or "").split("/")[0] == GROUP
+                       and _meta(obj) == key), {})
+        min_count = int((policy.get("gang") or {}).get("minCount") or 1)
+        if remaining + scheduled < min_count:
+            return Status(Code.UNSCHEDULABLE, f"minCount ({min_count}) cannot be satisfied: "
+                                              f"{scheduled} scheduled, {remaining} remaining")
+        if scheduled < min_count:
+            return Status(Code.WAIT, f"minCount ({min_count}) is not yet satisfied: "
+                                     f"{scheduled} scheduled, {remaining} remaining")
+        return None
 
     def missing_at_permit(self, pod) -> str:
         namespace, name = self.gang_key(pod)

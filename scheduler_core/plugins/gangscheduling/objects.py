@@ -74,13 +74,15 @@ def policy_problems(obj: dict) -> list[tuple[str, str]]:
 
 # PodGroup fields (v1.36+) behind features the engine does not model, each with what
 # kube-scheduler does with it (pkg/scheduler/schedule_one_podgroup.go, algorithm_podgroup.go).
+# The pod group scheduling cycle itself is modelled (podgroup_cycle.py).
 _WORKLOAD_PREEMPTION = ("workload-aware preemption (the group's priority, preemption policy and "
                         "disruption mode weighed for the whole group) is not modelled: "
                         "preemption here weighs each pod on its own priority; ignored")
 UNMODELLED_POD_GROUP_FIELDS = (
     ("spec.schedulingConstraints", "topology-aware workload scheduling "
-     "(TopologyAwareWorkloadScheduling: the whole group placed within one domain of the "
-     "topology key) is not modelled; ignored"),
+     "(TopologyAwareWorkloadScheduling: the group's placements over the topology key's "
+     "domains, podGroupSchedulingPlacementAlgorithm) is not modelled; the pod group cycle "
+     "places the group over all nodes; ignored"),
     ("spec.priority", _WORKLOAD_PREEMPTION),
     ("spec.priorityClassName", _WORKLOAD_PREEMPTION),
     ("spec.preemptionPolicy", _WORKLOAD_PREEMPTION),
@@ -93,19 +95,10 @@ UNMODELLED_POD_GROUP_FIELDS = (
 
 
 def unmodelled_fields(obj: dict, gates: FeatureGates):
-    """(field, why) for what a kept PodGroup asks that the engine does not model: first the
-    pod group scheduling cycle itself, then each field of UNMODELLED_POD_GROUP_FIELDS set."""
+    """(field, why) for each field of UNMODELLED_POD_GROUP_FIELDS a kept PodGroup sets."""
     if obj.get("kind") != POD_GROUP:
         return
     spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
-    gang = isinstance(spec.get("schedulingPolicy"), dict) and "gang" in spec["schedulingPolicy"]
-    yield "spec.schedulingPolicy", (
-        f"kube-scheduler v{gates.release} schedules the pods of a pod group together, in one "
-        f"pod group scheduling cycle (ScheduleOne -> scheduleOnePodGroup"
-        f"{', PlacementFeasible: all of minCount or none' if gang else ''}); the engine "
-        f"schedules them one pod per cycle"
-        f"{' and holds them at GangScheduling Permit until minCount are assumed' if gang else ''}"
-        f", so the trace has one cycle per pod and placements may differ")
     for path, why in UNMODELLED_POD_GROUP_FIELDS:
         if spec.get(path.split(".", 1)[1]) not in (None, "", [], {}):
             yield path, why

@@ -311,16 +311,42 @@ def test_a_gang_that_fits_binds_whole_after_its_members_waited_at_permit(tmp_pat
     assert [e["code"] for e in permits] == ["Wait", "Wait", "Success"]
 
 
-@pytest.mark.parametrize("release", ["1.35", "1.36", "1.37"])
-def test_a_gang_with_room_for_two_of_three_binds_none_and_times_out(tmp_path, release):
-    result = _run(tmp_path, _cluster(release, 3, 3, "1500m"), release, until=299)
+def test_v135_a_gang_with_room_for_two_of_three_binds_none_and_times_out(tmp_path):
+    """v1.35 has no pod group cycle: two members hold nodes at Permit for 5 minutes."""
+    result = _run(tmp_path, _cluster("1.35", 3, 3, "1500m"), "1.35", until=299)
     assert not any(result.scheduler.bindings.values())
     assert len(result.scheduler.waiting) == 2   # two members hold nodes at Permit
-    later = _run(tmp_path, _cluster(release, 3, 3, "1500m"), release, until=301)
+    later = _run(tmp_path, _cluster("1.35", 3, 3, "1500m"), "1.35", until=301)
     messages = [c["message"] for c in later.to_json()["cycles"]]
     assert any("rejected due to timeout after waiting 5m0s at plugin GangScheduling" in m
                for m in messages)
     assert not any(later.scheduler.bindings.values())
+
+
+@pytest.mark.parametrize("release, placed_message", [
+    # v1.36: errPodGroupUnschedulable with the member's Permit message (the framework's Wait).
+    ("1.36", 'pod group is unschedulable, one or more plugins asked to wait and no plugin '
+             'rejected pod "{pod}"'),
+    # v1.37: GangScheduling's PlacementFeasible verdict (podGroupFitError).
+    ("1.37", "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining"),
+])
+def test_a_gang_with_room_for_two_of_three_holds_no_node_after_its_one_cycle(
+        tmp_path, release, placed_message):
+    """v1.36+ places the gang in one pod group cycle: the two members that fit are given back
+    with the group's reason, the third fails with its own FitError, none waits at Permit."""
+    result = _run(tmp_path, _cluster(release, 3, 3, "1500m"), release, until=1)
+    s = result.scheduler
+    assert not any(s.bindings.values()) and not s.waiting
+    first = result.to_json()["cycles"][:3]
+    assert [c["podGroup"]["cycle"] for c in first] == [0, 0, 0]
+    assert [c["podGroup"]["members"] for c in first] == [["default/w-0", "default/w-1",
+                                                          "default/w-2"]] * 3
+    assert [c["message"] for c in first] == [
+        placed_message.format(pod="w-0"), placed_message.format(pod="w-1"),
+        "0/2 nodes are available: 2 Insufficient cpu." + (
+            " no new claims to deallocate, preemption: 0/2 nodes are available: 2 No "
+            "preemption victims found for incoming pod." if release == "1.36" else "")]
+    assert all(c["outcome"] == "Unschedulable" and c["node"] is None for c in first)
 
 
 @pytest.mark.parametrize("release", ["1.35", "1.36", "1.37"])
@@ -332,10 +358,9 @@ def test_members_below_min_count_stay_out_of_the_queue(tmp_path, release):
 
 
 @pytest.mark.parametrize("release", ["1.36", "1.37"])
-def test_the_pod_group_scheduling_cycle_is_warned_of_as_not_modelled(tmp_path, release):
-    """v1.36+ with GenericWorkload: ScheduleOne sends a pod with spec.schedulingGroup to
-    scheduleOnePodGroup (schedule_one.go, schedule_one_podgroup.go), which the engine does
-    not model: the PodGroup's policy is named, and so is each field of an unmodelled feature."""
+def test_pod_group_fields_of_unmodelled_features_are_warned_of_by_field(tmp_path, release):
+    """The pod group cycle is modelled (podgroup_cycle.py), so a PodGroup's policy is no
+    longer warned of; each field of a feature the engine does not model still is."""
     text = _cluster(release, 2, 2, "100m").replace(
         "  schedulingPolicy: {gang: {minCount: 2}}",
         "  schedulingPolicy: {gang: {minCount: 2}}\n"
@@ -345,13 +370,10 @@ def test_the_pod_group_scheduling_cycle_is_warned_of_as_not_modelled(tmp_path, r
     where = f"{tmp_path / 'gang.yaml'}: document 3: PodGroup default/workers: field"
     warnings = [w for w in result.scheduler.warnings.to_list() if "PodGroup" in w]
     assert [w.split(": ", 4)[3] for w in warnings] == [
-        "field spec.schedulingPolicy", "field spec.schedulingConstraints",
-        "field spec.priorityClassName"]
+        "field spec.schedulingConstraints", "field spec.priorityClassName"]
     assert all(w.startswith(where) for w in warnings)
-    assert f"kube-scheduler v{release} schedules the pods of a pod group together" in warnings[0]
-    assert "PlacementFeasible: all of minCount or none" in warnings[0]
-    assert "topology-aware workload scheduling" in warnings[1]
-    assert "workload-aware preemption" in warnings[2]
+    assert "topology-aware workload scheduling" in warnings[0]
+    assert "workload-aware preemption" in warnings[1]
     assert all(result.scheduler.bindings.values())
 
 
@@ -493,7 +515,8 @@ def test_v134_does_not_know_the_plugin_and_refuses_a_profile_naming_it(tmp_path)
 
 def test_the_example_does_what_its_header_says():
     """scheduler_core/examples/gang-workload.yaml with its flags: the gang that fits binds,
-    the one with room for two waits at Permit, the one under its quorum stays out."""
+    the one with room for two is refused whole in its pod group cycle and holds no node, the
+    one under its quorum stays out."""
     from pathlib import Path
     example = Path(__file__).resolve().parents[2] / "examples" / "gang-workload.yaml"
     result = simulate([str(example)], seed=1, until=600,
@@ -501,7 +524,10 @@ def test_the_example_does_what_its_header_says():
     s = result.scheduler
     assert all(s.bindings[f"default/trainers-{i}"] for i in range(3))
     assert not any(s.bindings[f"default/big-{i}"] for i in range(3))
-    assert len(s.waiting) == 2
+    assert not s.waiting
+    big = [c for c in result.to_json()["cycles"] if c["pod"].startswith("default/big-")]
+    assert {c["podGroup"]["message"] for c in big} == {
+        "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining"}
     assert s.pending_reasons()["default/late-0"] == QUORUM
     # Without the gates two of "big" bind, a partial gang, and "late" binds too.
     plain = simulate([str(example)], seed=1, features=feature_gates("1.37"))
