@@ -86,6 +86,12 @@ class PodGroupCycle:
 
     # --- the cycle ------------------------------------------------------------------------
     def run(self) -> None:
+        self.algorithm()
+        self._submit()
+
+    def algorithm(self) -> None:
+        """The pod group scheduling algorithm: each member's result in self.members, the
+        group's in self.status; every tentative place given back at the end."""
         error = self._scheduler_names_differ()
         if error:
             self.status = Status(Code.ERROR, error)
@@ -93,10 +99,9 @@ class PodGroupCycle:
             self._placement_feasible_algorithm()
         else:
             self._permit_algorithm()
-        for m in reversed(self.members):   # the tentative places are given back first
+        for m in reversed(self.members):
             if m.revert is not None:
                 m.revert()
-        self._submit()
 
     def _scheduler_names_differ(self) -> str:
         """frameworkForPodGroup (v1.36) / validatePodGroup (v1.37): one profile per group."""
@@ -231,14 +236,15 @@ class PodGroupCycle:
 
     @staticmethod
     def _rejected_on_host(m: Member, status: Status) -> None:
-        """A rejection at Reserve or Permit: a FitError on that one node."""
+        """A rejection at Reserve or Permit: a FitError on that one node, and no place
+        (ScheduleResult{nominatingInfo: clearNominatedNode})."""
         m.requires_preemption = False
         if status.is_rejected():
             diagnosis = Diagnosis()
             diagnosis.node_to_status.set(m.host, status)
             diagnosis.add_plugin_status(status)
             m.fit = FitError(m.qpi.pod, 1, diagnosis)
-        m.status, m.nominate = status, ""
+        m.status, m.nominate, m.host = status, "", ""
 
     # --- applying the result ----------------------------------------------------------------
     def _submit(self) -> None:

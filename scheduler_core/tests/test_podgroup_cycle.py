@@ -1,0 +1,208 @@
+"""The pod group scheduling cycle (podgroup_cycle.py), ported from kubernetes/kubernetes
+pkg/scheduler/schedule_one_podgroup_test.go as each release has it:
+
+- v1.36, the Permit-based algorithm: TestPodGroupSchedulingDefaultAlgorithm (fakePodGroupPlugin
+  with Filter, PostFilter and Permit verdicts per pod).
+- v1.37, the PlacementFeasible-based algorithm: TestPodGroupSchedulingAlgorithm
+  (TopologyAwareWorkloadScheduling=false; fakePlacementFeasiblePlugin giving a code per number
+  of members evaluated) and TestPodGroupCycle_FillsPodResultsOnFewerResults.
+
+The v1.37 cases where a member's PostFilter nominates ("... require(s) preemption") are not
+ported: v1.37's algorithm_podgroup.go runs no PostFilter for a member (preemption is the
+group's PodGroupPostFilter, workload-aware preemption, not modelled).
+"""
+import pytest
+
+from scheduler_core.config import parse_configuration
+from scheduler_core.features import feature_gates
+from scheduler_core.framework import interfaces as fw
+from scheduler_core.framework.interfaces import PostFilterResult
+from scheduler_core.framework.status import Code, Status
+from scheduler_core.loader import load_documents
+from scheduler_core.observe import TraceObserver
+from scheduler_core.podgroup_cycle import PodGroupCycle
+from scheduler_core.scheduler import Scheduler
+from scheduler_core.testing import make_node, make_pod
+from scheduler_core.testing.fakes import configuration, fake, profile, registry
+
+S, W, U, UU, E = (Code.SUCCESS, Code.WAIT, Code.UNSCHEDULABLE,
+                  Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.ERROR)
+VERSION = {"1.36": "v1alpha2", "1.37": "v1beta1"}
+
+
+def _status(code, message=""):
+    return None if code in (None, S) else Status(code, *([message] if message else []))
+
+
+def member(name):
+    manifest = make_pod(name)
+    manifest["metadata"]["uid"] = name
+    manifest["spec"]["schedulingGroup"] = {"podGroupName": "pg"}
+    return manifest
+
+
+def pod_group(release):
+    return {"apiVersion": f"scheduling.k8s.io/{VERSION[release]}", "kind": "PodGroup",
+            "metadata": {"name": "pg", "namespace": "default"},
+            "spec": {"schedulingPolicy": {"basic": {}}}}
+
+
+def fake_pod_group_plugin(filters, post_filters=None, permits=None):
+    """fakePodGroupPlugin: Filter, PostFilter (a nomination to node1 when its status is
+    Success, else clearNominatedNode) and Permit verdicts per pod name."""
+    post_filters = post_filters or {}
+
+    def post_filter(state, pod, statuses):
+        if pod.name in post_filters:
+            code = post_filters[pod.name]
+            return PostFilterResult("node1" if code is None else ""), _status(code)
+        return PostFilterResult(""), Status(U, "default fake postfilter failure")
+
+    points = {"filter": lambda state, pod, ni: _status(filters.get(pod.name, U),
+                                                        f"filter error for {pod.name}"),
+              "post_filter": post_filter}
+    if permits is not None:
+        points["permit"] = lambda state, pod, node: (_status(permits.get(pod.name)), 10)
+    return fake("FakePodGroupPlugin", **points)
+
+
+class FakePlacementFeasible(fw.PermitPlugin):
+    """fakePlacementFeasiblePlugin: the code for the number of members evaluated so far
+    (3 - remaining); past the list, or with none, Success."""
+    NAME = "FakePlacementFeasible"
+
+    def __init__(self, codes):
+        self.codes = codes
+
+    def placement_feasible(self, key, scheduled, remaining):
+        evaluated = 3 - remaining
+        code = self.codes[evaluated] if evaluated < len(self.codes) else S
+        return _status(code, "injected placementFeasible status")
+
+    def permit(self, state, pod, node_name):
+        return Status(E, "unexpected call to permit"), 0
+
+
+def pod_group_cycle(release, plugins):
+    """The pod group cycle of p1, p2, p3 (PodGroup pg) on node1, with only `plugins` (and the
+    queue sort and binder) in the profile; GenericWorkload on."""
+    features = feature_gates(release, "GenericWorkload=true")
+    docs = [make_node("node1"), pod_group(release)] + [member(f"p{i}") for i in (1, 2, 3)]
+    cluster = load_documents([("test.yaml", docs)], features=features)
+    reg = registry(*plugins)
+    config = configuration(profile(*[p.NAME for p in plugins]))
+    sched = Scheduler(cluster, parse_configuration(config, reg, features=features),
+                      registry=reg, observer=TraceObserver())
+    return sched, PodGroupCycle(sched, sched.queue.pop())
+
+
+def check_members(cyc, expected_status, expected_preemption=None):
+    """expectedPodStatus (one entry per member evaluated, by code) and the host of each
+    member that has one; expectedPreemption."""
+    got = {m.qpi.pod.name: (S if m.placed() else m.status.code) for m in cyc.members}
+    assert got == expected_status
+    for m in cyc.members:
+        has_place = m.placed() or m.requires_preemption
+        assert m.host == ("node1" if has_place else "")
+        if expected_preemption and m.qpi.pod.name in expected_preemption:
+            assert m.requires_preemption == expected_preemption[m.qpi.pod.name]
+    assert not cyc.s.cache.pods   # every tentative place was given back
+
+
+# --- v1.36: TestPodGroupSchedulingDefaultAlgorithm ------------------------------------------
+FEASIBLE, UNSCHEDULABLE, REQUIRES_PREEMPTION = "feasible", "unschedulable", "requires_preemption"
+V136 = [
+    # (name, filters, post filters, permits, group, pod statuses, preemption)
+    ("All pods feasible", {"p1": S, "p2": S, "p3": S}, None, {}, FEASIBLE,
+     {"p1": S, "p2": S, "p3": S}, None),
+    ("All pods feasible, two waiting", {"p1": S, "p2": S, "p3": S}, None,
+     {"p1": W, "p2": W}, FEASIBLE, {"p1": S, "p2": S, "p3": S}, None),
+    ("All pods feasible, but all waiting", {"p1": S, "p2": S, "p3": S}, None,
+     {"p1": W, "p2": W, "p3": W}, UNSCHEDULABLE, {"p1": S, "p2": S, "p3": S}, None),
+    ("All pods feasible, but last waiting", {"p1": S, "p2": S, "p3": S}, None,
+     {"p3": W}, FEASIBLE, {"p1": S, "p2": S, "p3": S}, None),
+    ("All pods feasible, one waiting, one unschedulable", {"p1": S, "p2": S, "p3": S}, None,
+     {"p1": W, "p2": U}, FEASIBLE, {"p1": S, "p2": U, "p3": S}, None),
+    ("All pods require preemption", {"p1": U, "p2": U, "p3": U},
+     {"p1": None, "p2": None, "p3": None}, {}, REQUIRES_PREEMPTION,
+     {"p1": U, "p2": U, "p3": U}, {"p1": True, "p2": True, "p3": True}),
+    ("All pods require preemption, but waiting", {"p1": U, "p2": U, "p3": U},
+     {"p1": None, "p2": None, "p3": None}, {"p1": W, "p2": W, "p3": W}, UNSCHEDULABLE,
+     {"p1": U, "p2": U, "p3": U}, {"p1": True, "p2": True, "p3": True}),
+    ("One pod requires preemption, but waiting, two are feasible", {"p1": U, "p2": S, "p3": S},
+     {"p1": None}, {"p1": W, "p2": W}, REQUIRES_PREEMPTION, {"p1": U, "p2": S, "p3": S},
+     {"p1": True, "p2": False, "p3": False}),
+    ("One pod unschedulable, one requires preemption, one feasible",
+     {"p1": U, "p2": U, "p3": S}, {"p1": None, "p2": U}, {}, REQUIRES_PREEMPTION,
+     {"p1": U, "p2": U, "p3": S}, {"p1": True, "p2": False, "p3": False}),
+    ("All pods unschedulable", {"p1": UU, "p2": U, "p3": U}, None, {}, UNSCHEDULABLE,
+     {"p1": U, "p2": U, "p3": U}, None),
+]
+
+
+@pytest.mark.parametrize("filters, post_filters, permits, group, pods, preemption",
+                         [pytest.param(*c[1:], id=c[0]) for c in V136])
+def test_v136_pod_group_scheduling_default_algorithm(filters, post_filters, permits, group,
+                                                     pods, preemption):
+    _, cyc = pod_group_cycle("1.36", [fake_pod_group_plugin(filters, post_filters, permits)])
+    cyc.algorithm()
+    got = (REQUIRES_PREEMPTION if cyc.waiting_on_preemption
+           else FEASIBLE if cyc.status.is_success() else UNSCHEDULABLE)
+    assert got == group
+    check_members(cyc, pods, preemption)
+    for m in cyc.members:   # the Permit verdict of each member that had a place
+        if m.placed() or m.requires_preemption:
+            assert m.permit.code == (permits.get(m.qpi.pod.name) or S)
+        else:
+            assert m.permit is None or not (m.permit.is_success() or m.permit.is_wait())
+
+
+# --- v1.37: TestPodGroupSchedulingAlgorithm (TopologyAwareWorkloadScheduling=false) ----------
+ALL_FIT = {"p1": S, "p2": S, "p3": S}
+V137 = [
+    # (name, filters, PlacementFeasible codes, group code, pod statuses)
+    ("All pods feasible", ALL_FIT, [], S, {"p1": S, "p2": S, "p3": S}),
+    ("All pods feasible, podGroup already meeting quorum before any pod is evaluated", ALL_FIT,
+     [S, S, S, S], S, {"p1": S, "p2": S, "p3": S}),
+    ("All pods feasible, podGroup schedulable with 3 schedulable pods", ALL_FIT,
+     [W, W, W, S], S, {"p1": S, "p2": S, "p3": S}),
+    ("All pods feasible, podGroup waiting", ALL_FIT, [W, W, W, W], U,
+     {"p1": S, "p2": S, "p3": S}),
+    ("All pods feasible, podGroup unschedulable", ALL_FIT, [W, U], U, {"p1": S}),
+    ("All pods feasible, podGroup unschedulable with 2 pods", ALL_FIT, [W, W, U], U,
+     {"p1": S, "p2": S}),
+    ("All pods unschedulable", {"p1": UU, "p2": U, "p3": U}, [W, S, S, S], U,
+     {"p1": U, "p2": U, "p3": U}),
+    ("Any filter returned Error", {"p1": S, "p2": E, "p3": S}, [], E, {"p1": S, "p2": E}),
+    ("Any placementFeasible returned Error", ALL_FIT, [W, S, E], E, {"p1": S, "p2": S}),
+    ("First placementFeasible call returned Unschedulable", ALL_FIT, [U], U, {}),
+    ("First placementFeasible call returned Error", ALL_FIT, [E], E, {}),
+]
+
+
+@pytest.mark.parametrize("filters, codes, group, pods",
+                         [pytest.param(*c[1:], id=c[0]) for c in V137])
+def test_v137_pod_group_scheduling_algorithm(filters, codes, group, pods):
+    _, cyc = pod_group_cycle("1.37", [fake_pod_group_plugin(filters),
+                                      FakePlacementFeasible(codes)])
+    cyc.algorithm()
+    assert cyc.status.code == group
+    assert not cyc.waiting_on_preemption
+    check_members(cyc, pods)
+
+
+def test_v137_pod_group_cycle_fills_pod_results_on_fewer_results():
+    """TestPodGroupCycle_FillsPodResultsOnFewerResults: p2's Filter errors, so p3 is never
+    tried; p1 and p3 fail with the group's error, p2 with its own."""
+    sched, cyc = pod_group_cycle("1.37", [fake_pod_group_plugin({"p1": S, "p2": E, "p3": S})])
+    cyc.algorithm()
+    assert len(cyc.members) == 2
+    cyc._submit()
+    own = 'running "FakePodGroupPlugin" filter plugin: filter error for p2'
+    cycles = {c["pod"]: c for c in sched.observer.to_list()}
+    assert {k: (c["outcome"], c["message"]) for k, c in cycles.items()} == {
+        "default/p1": ("Error", "failed to schedule other pod from a pod group: " + own),
+        "default/p2": ("Error", own),
+        "default/p3": ("Error", "failed to schedule other pod from a pod group: " + own)}
+    assert {c["podGroup"]["result"] for c in cycles.values()} == {"Error"}
+    assert not any(sched.bindings.values()) and not sched.cache.pods
