@@ -155,6 +155,7 @@ export class CyclePanel {
           : "The pod has no scheduling gates: SchedulingGates let it into activeQ."));
         break;
       case "filter":
+        parts.push(podGroupBox(cycle.podGroup));
         parts.push(batchBox(cycle.batch));
         parts.push(full ? this.filterMatrix(cycle) : this.filterSummary(cycle));
         if (full) parts.push(extenderFilterBox(filterTrails(cycle)));
@@ -401,6 +402,22 @@ export class CyclePanel {
 }
 
 export { POINT_INDEX };
+
+/** The pod group scheduling cycle (v1.36+, the cycle's `podGroup`): the group's members were
+ * tried together, and the group's verdict decided whether this pod's placement was kept. */
+function podGroupBox(group) {
+  if (!group) return null;
+  const lines = [el("p", "Pod group ", el("b", group.name), ` (scheduled together from cycle #${group.cycle}: `,
+    group.members.join(", "), `): ${group.result}`, group.message ? ` \u2014 ${group.message}` : ".")];
+  for (const call of group.placementFeasible || []) {
+    lines.push(el("p.small.muted", `PlacementFeasible ${call.plugin}: ${call.code}`,
+      call.reasons.length ? ` (${call.reasons.join(", ")})` : ` (${call.scheduled} scheduled, ${call.remaining} remaining)`));
+  }
+  for (const call of group.permit || []) {
+    lines.push(el("p.small.muted", `Permit in the group's attempt, ${call.pod} on ${call.node}: ${call.code}`));
+  }
+  return el("div.batch-box", lines);
+}
 
 /** OpportunisticBatching (v1.35+, the cycle's `batch`): whether the previous cycle's ranking
  * gave this pod its node, so Filter ran on that node alone and nothing was scored. */
