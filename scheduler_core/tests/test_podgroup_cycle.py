@@ -5,7 +5,10 @@ pkg/scheduler/schedule_one_podgroup_test.go as each release has it:
   with Filter, PostFilter and Permit verdicts per pod).
 - v1.37, the PlacementFeasible-based algorithm: TestPodGroupSchedulingAlgorithm
   (TopologyAwareWorkloadScheduling=false; fakePlacementFeasiblePlugin giving a code per number
-  of members evaluated) and TestPodGroupCycle_FillsPodResultsOnFewerResults.
+  of members evaluated), TestPodGroupCycle_FillsPodResultsOnFewerResults and
+  TestSubmitPodGroupAlgorithmResult (bound and failed members; not the PodGroup conditions).
+- Both: a group whose pods name different schedulers (frameworkForPodGroup in v1.36,
+  TestValidatePodGroup "failure for different scheduler names" in v1.37).
 
 The v1.37 cases where a member's PostFilter nominates ("... require(s) preemption") are not
 ported: v1.37's algorithm_podgroup.go runs no PostFilter for a member (preemption is the
@@ -20,7 +23,7 @@ from scheduler_core.framework.interfaces import PostFilterResult
 from scheduler_core.framework.status import Code, Status
 from scheduler_core.loader import load_documents
 from scheduler_core.observe import TraceObserver
-from scheduler_core.podgroup_cycle import PodGroupCycle
+from scheduler_core.podgroup_cycle import Member, PodGroupCycle
 from scheduler_core.scheduler import Scheduler
 from scheduler_core.testing import make_node, make_pod
 from scheduler_core.testing.fakes import configuration, fake, profile, registry
@@ -206,3 +209,67 @@ def test_v137_pod_group_cycle_fills_pod_results_on_fewer_results():
         "default/p3": ("Error", "failed to schedule other pod from a pod group: " + own)}
     assert {c["podGroup"]["result"] for c in cycles.values()} == {"Error"}
     assert not any(sched.bindings.values()) and not sched.cache.pods
+
+
+# --- v1.37: TestSubmitPodGroupAlgorithmResult ------------------------------------------------
+PLACED, NO_FIT = (None, "node1"), (U, "")
+SUBMIT = [
+    # (name, group status, member results (code, host), bound, failed)
+    ("All pods feasible", None, [PLACED, PLACED, PLACED], {"p1", "p2", "p3"}, set()),
+    ("All pods feasible, but podGroup unschedulable", (U, "not enough capacity for the gang"),
+     [PLACED, PLACED, PLACED], set(), {"p1", "p2", "p3"}),
+    ("One unschedulable", None, [PLACED, NO_FIT, PLACED], {"p1", "p3"}, {"p2"}),
+    ("All pods unschedulable", (U, "0/3 nodes are available: insufficient cpu"),
+     [NO_FIT, NO_FIT, NO_FIT], set(), {"p1", "p2", "p3"}),
+    ("Unschedulable for the entire pod group", (U, "node affinity mismatch"),
+     [NO_FIT, NO_FIT, NO_FIT], set(), {"p1", "p2", "p3"}),
+    ("Error for one pod", (E, "plugin returned error"),
+     [PLACED, (E, ""), (E, "")], set(), {"p1", "p2", "p3"}),
+]
+
+
+@pytest.mark.parametrize("group, results, bound, failed",
+                         [pytest.param(*c[1:], id=c[0]) for c in SUBMIT])
+def test_v137_submit_pod_group_algorithm_result(group, results, bound, failed):
+    """The members' results as given, applied: placed members of a feasible group bind, the
+    others fail, a placed member of a rejected group with the group's reason."""
+    sched, cyc = pod_group_cycle("1.37", [fake_pod_group_plugin(ALL_FIT)])
+    cyc.status = Status() if group is None else Status(group[0], group[1])
+    for qpi, (code, host) in zip(cyc.queued, results):
+        m = Member(qpi, *sched.begin_cycle(qpi, cyc.fwk, popped=False))
+        m.state, m.host = sched.new_cycle_state(), host
+        m.status = _status(code, "plugin returned error" if code == E else "")
+        cyc.members.append(m)
+    cyc._submit()
+    sched._run_due_events()   # the binding cycles, without scheduling the failed pods again
+    assert {k.split("/")[1] for k, node in sched.bindings.items() if node} == bound
+    cycles = sched.observer.to_list()
+    assert {c["pod"].split("/")[1] for c in cycles if c["outcome"] != "Bound"} == failed
+    for c, (code, _) in zip(cycles, results):
+        if code is None and group is not None:   # placed, in a group that is not feasible
+            assert c["message"] == group[1]
+
+
+@pytest.mark.parametrize("release, message", [
+    ("1.36", 'all pods in a single pod group should have the same .spec.schedulerName set, '
+             'got: "sched2" and "sched1"'),
+    ("1.37", 'all pods in a pod group hierarchy should have the same .spec.schedulerName set, '
+             'got: "sched2" ("p2") and "sched1" ("p1")'),
+])
+def test_different_scheduler_names_fail_the_whole_group(release, message):
+    """frameworkForPodGroup (v1.36) / TestValidatePodGroup "failure for different scheduler
+    names" (v1.37): every member fails with the error, none is tried."""
+    features = feature_gates(release, "GenericWorkload=true")
+    docs = [make_node("node1"), pod_group(release)] + [member(f"p{i}") for i in (1, 2)]
+    docs[2]["spec"]["schedulerName"], docs[3]["spec"]["schedulerName"] = "sched1", "sched2"
+    plugin = fake_pod_group_plugin(ALL_FIT)
+    reg = registry(plugin)
+    config = configuration(profile(plugin.NAME, name="sched1"),
+                           profile(plugin.NAME, name="sched2"))
+    trace = TraceObserver()
+    sched = Scheduler(load_documents([("test.yaml", docs)], features=features),
+                      parse_configuration(config, reg, features=features), registry=reg,
+                      observer=trace)
+    PodGroupCycle(sched, sched.queue.pop()).run()
+    assert [(c["pod"], c["outcome"], c["message"], c["filter"]) for c in trace.to_list()] == [
+        ("default/p1", "Error", message, {}), ("default/p2", "Error", message, {})]
