@@ -25,6 +25,7 @@ from playground.runs.selectors import run_summary
 from playground.workshops import join_throttle, selectors, services
 from playground.workshops.lessons import lesson_objects, lesson_text
 from playground.workshops.models import Attendee, Question, WorkshopLesson
+from scheduler_core.features import DEFAULT_RELEASE, RELEASES
 
 READ = (401, 403, 404)
 # Lists of JSON objects (the list endpoints answer arrays, not objects).
@@ -42,6 +43,15 @@ class CreateSerializer(serializers.Serializer):
                                     min_length=1, max_length=services.MAX_LESSONS)
     hours = serializers.IntegerField(min_value=1, max_value=services.MAX_HOURS,
                                      default=services.DEFAULT_HOURS)
+    release = serializers.CharField(
+        max_length=16, required=False, allow_blank=True, default=DEFAULT_RELEASE,
+        help_text=f"the kube-scheduler release every run of the workshop follows: "
+                  f"{', '.join(RELEASES)}")
+    feature_gates = serializers.JSONField(
+        required=False, default=dict,
+        help_text="feature gates on top of the release's defaults for every run of the "
+                  "workshop, as kube-scheduler's --feature-gates takes them or as a map; "
+                  "refused as a run's are")
 
 
 class JoinSerializer(serializers.Serializer):
@@ -79,6 +89,7 @@ def workshop_data(member: selectors.Membership) -> dict:
             "role": "trainer" if member.is_trainer else "attendee",
             "lessons": lessons, "current_lesson": lesson.position if lesson else None,
             "presenter_run": lesson.presenter_run_id if lesson else None,
+            "release": w.release, "feature_gates": w.gates_flag,
             "open_question": services.question_data(question) if question else None}
     if not member.is_trainer:
         data["me"] = {"attendee": member.attendee.pk,
@@ -144,7 +155,8 @@ class WorkshopListView(PlaygroundMixin, APIView):
                                                      for pk in missing]})
         workshop = services.workshop_create(trainer=request.user, title=data["title"],
                                             clusters=[visible[pk] for pk in data["lessons"]],
-                                            hours=data["hours"])
+                                            hours=data["hours"], release=data["release"],
+                                            feature_gates=data["feature_gates"])
         member = selectors.membership(request.user, workshop.code)
         return Response(workshop_data(member), status=status.HTTP_201_CREATED)
 

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from scheduler_core.features import DEFAULT_RELEASE, RELEASES, flag_text
+
 
 class Workshop(models.Model):
     OPEN, CLOSED = "open", "closed"
@@ -25,6 +27,12 @@ class Workshop(models.Model):
     # The lesson on the projector; attendees follow its presenter run.
     current_lesson = models.ForeignKey("WorkshopLesson", null=True, blank=True,
                                        on_delete=models.SET_NULL, related_name="+")
+    # What every run of the workshop follows (the presenter's and each attendee's sandbox
+    # runs): a kube-scheduler release and the feature gates set on top of its defaults,
+    # {name: bool} as the trainer gave them (playground.engine.run_gates checks them).
+    release = models.CharField(max_length=8, default=DEFAULT_RELEASE,
+                               choices=[(r, r) for r in RELEASES])
+    feature_gates = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -32,6 +40,11 @@ class Workshop(models.Model):
 
     def __str__(self):
         return f"workshop {self.code} ({self.title})"
+
+    @property
+    def gates_flag(self) -> str:
+        """The gates set, as --feature-gates writes them ("A=true,B=false")."""
+        return flag_text((self.feature_gates or {}).items())
 
     def joinable(self) -> bool:
         return self.state == self.OPEN and self.expires > timezone.now()

@@ -16,6 +16,7 @@ from django.urls import path
 from django.views.decorators.http import require_http_methods
 
 from playground.errors import Conflict, InvalidInput
+from playground.site.pages import RELEASE_CHOICES
 from playground.site.throttling import throttle_sign_in
 from playground.workshops import join_throttle, selectors, services
 from playground.workshops.lessons import lesson_text
@@ -78,7 +79,7 @@ def join_page(request, code: str = ""):
 
 @_login_required
 def workshops_page(request):
-    return render(request, "workshops/list.html", {"page": "workshops"})
+    return render(request, "workshops/list.html", {"page": "workshops", **RELEASE_CHOICES})
 
 
 @_login_required

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from playground.clusters.models import Cluster
 from playground.clusters.services import cluster_clone
+from playground.engine import run_gates
 from playground.errors import Conflict, InvalidInput
 from playground.runs import services as runs
 from playground.runs.models import Run
@@ -74,7 +75,11 @@ def _new_code() -> str:
 
 
 def workshop_create(*, trainer, title: str, clusters: list[Cluster],
-                    hours: int = DEFAULT_HOURS) -> Workshop:
+                    hours: int = DEFAULT_HOURS, release: str | None = None,
+                    feature_gates: str | dict | None = None) -> Workshop:
+    """release and feature_gates: what every run of the workshop follows (checked as a run's
+    are: a 400 under `release` or `feature_gates` in kube-scheduler's words)."""
+    features = run_gates(release or None, feature_gates)
     title = _text(title, "title").strip()
     if not title:
         raise InvalidInput({"title": ["a workshop needs a title"]})
@@ -87,7 +92,8 @@ def workshop_create(*, trainer, title: str, clusters: list[Cluster],
     with transaction.atomic():
         workshop = Workshop.objects.create(
             code=_new_code(), title=title[:200], trainer=trainer,
-            expires=timezone.now() + timedelta(hours=int(hours)))
+            expires=timezone.now() + timedelta(hours=int(hours)), release=features.release,
+            feature_gates=dict(features.overrides))
         for position, cluster in enumerate(clusters):
             WorkshopLesson.objects.create(workshop=workshop, position=position, cluster=cluster)
         workshop.current_lesson = workshop.lessons.first()
@@ -224,7 +230,8 @@ def workshop_present(*, workshop: Workshop, lesson: WorkshopLesson, seed: int = 
                 pk=lesson.presenter_run_id).exists():
             lesson.presenter_run = run_create(
                 cluster=lesson.cluster, seed=seed, owner=workshop.trainer,
-                name=f"{workshop.code} lesson {lesson.position + 1}")
+                name=f"{workshop.code} lesson {lesson.position + 1}",
+                release=workshop.release, feature_gates=workshop.feature_gates)
             lesson.save(update_fields=["presenter_run"])
         workshop.current_lesson = lesson
         workshop.save(update_fields=["current_lesson"])
@@ -247,8 +254,10 @@ def sandbox_detach(*, sandbox: Sandbox, cycles: int) -> Run:
         # outer join to a copy not made yet.
         sandbox = Sandbox.objects.select_for_update(of=("self",)).select_related(
             "attendee__user", "cluster", "lesson__workshop", "lesson__cluster").get(pk=sandbox.pk)
+        workshop = sandbox.lesson.workshop
         run = run_create(cluster=sandbox_cluster(sandbox), seed=_presenter_seed(sandbox),
-                         owner=sandbox.attendee.user, name="my run")
+                         owner=sandbox.attendee.user, name="my run",
+                         release=workshop.release, feature_gates=workshop.feature_gates)
         sandbox.run = run
         sandbox.save(update_fields=["run"])
     if cycles:

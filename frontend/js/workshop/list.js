@@ -13,7 +13,8 @@ async function drawList() {
     box.append(el("article.card", { dataset: { code: w.code } },
       el("h3", el("a", { href: `/workshops/${w.code}/` }, w.title)),
       el("p", el("b.join-code-small", w.code), ` · ${w.role} · ${w.state}`,
-        ` · ${w.lessons.length} lesson${w.lessons.length === 1 ? "" : "s"}`)));
+        ` · ${w.lessons.length} lesson${w.lessons.length === 1 ? "" : "s"}`, ` · v${w.release}`,
+        w.feature_gates ? ` · gates ${w.feature_gates}` : "")));
   }
   if (workshops.some((w) => w.role === "attendee")) $("#create-panel").hidden = true;
 }
@@ -52,10 +53,14 @@ $("#create-form").addEventListener("submit", async (event) => {
   const form = event.target;
   const lessons = [...ticked];
   try {
-    const w = await api.post("/api/workshops/", { title: form.title.value, hours: Number(form.hours.value), lessons });
+    const w = await api.post("/api/workshops/", { title: form.title.value, hours: Number(form.hours.value), lessons,
+                                                  release: form.release.value, feature_gates: form.feature_gates.value.trim() });
     location.href = `/workshops/${w.code}/`;
   } catch (err) {
-    setStatus($("#create-status"), err.message, "error");
+    // A gate kube-scheduler refuses is answered under feature_gates: mark the input.
+    form.feature_gates.classList.toggle("invalid", Boolean(err.body && err.body.feature_gates));
+    const messages = err.status === 400 ? err.fieldErrors().map((x) => `${x.path}: ${x.message}`) : [err.message];
+    setStatus($("#create-status"), messages.join("\n"), "error");
   }
 });
 
