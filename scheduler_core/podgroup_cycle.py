@@ -214,13 +214,17 @@ class PodGroupCycle:
     def _hold(self, m: Member) -> None:
         """assumeAndReserve (and in v1.36 Permit without waiting), to be undone at the end."""
         s, pod, fwk = self.s, m.qpi.pod, self.fwk
+        # assume drops the pod's nomination (DeleteNominatedPodIfExists), so the members
+        # after it do not count it twice; v1.37's revert restores it, v1.36's does not.
+        nominated = s.queue.nominated.get(pod.uid) if self.minor >= 37 else None
+        s.queue.delete_nominated(pod.uid)
         s.cache.assume(pod, m.host)
         status = fwk.run_reserve_plugins_reserve(m.state, pod, m.host)
         if not status.is_success():
-            self._undo(m)
+            self._undo(m, nominated)
             self._rejected_on_host(m, status)
             return
-        m.revert = lambda: self._undo(m)
+        m.revert = lambda: self._undo(m, nominated)
         if self.minor >= 37:
             return
         m.permit, _ = fwk.run_permit_plugins(m.state, pod, m.host)
@@ -229,10 +233,12 @@ class PodGroupCycle:
             m.revert = None
             self._rejected_on_host(m, m.permit)
 
-    def _undo(self, m: Member) -> None:
-        """unreserveAndForget."""
+    def _undo(self, m: Member, nominated: str | None) -> None:
+        """unreserveAndForget (v1.37: and the nomination the pod had)."""
         self.fwk.run_reserve_plugins_unreserve(m.state, m.qpi.pod, m.host)
         self.s.cache.forget(m.qpi.pod)
+        if nominated:
+            self.s.queue.add_nominated(m.qpi.pod, nominated)
 
     @staticmethod
     def _rejected_on_host(m: Member, status: Status) -> None:

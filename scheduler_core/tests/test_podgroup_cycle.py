@@ -25,6 +25,7 @@ from scheduler_core.loader import load_documents
 from scheduler_core.observe import TraceObserver
 from scheduler_core.podgroup_cycle import Member, PodGroupCycle
 from scheduler_core.scheduler import Scheduler
+from scheduler_core.simulate import simulate
 from scheduler_core.testing import make_node, make_pod
 from scheduler_core.testing.fakes import configuration, fake, profile, registry
 
@@ -273,3 +274,57 @@ def test_different_scheduler_names_fail_the_whole_group(release, message):
     PodGroupCycle(sched, sched.queue.pop()).run()
     assert [(c["pod"], c["outcome"], c["message"], c["filter"]) for c in trace.to_list()] == [
         ("default/p1", "Error", message, {}), ("default/p2", "Error", message, {})]
+
+
+PREEMPTION = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "10"}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, namespace: default}
+spec:
+  nodeName: node-1
+  containers: [{name: c, image: i, resources: {requests: {cpu: "2"}}}]
+---
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: g, namespace: default}
+spec:
+  schedulingPolicy: {gang: {minCount: 2}}
+""" + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: g-{i}, namespace: default}}
+spec:
+  priorityClassName: high
+  schedulingGroup: {{podGroupName: g}}
+  containers: [{{name: c, image: i, resources: {{requests: {{cpu: "1"}}}}}}]
+""" for i in (0, 1))
+
+
+def test_v136_a_gang_that_needs_preemption_waits_for_it_then_binds_whole(tmp_path):
+    """v1.36: g-0's PostFilter preempts `low` and nominates node-1; g-1 counts g-0 there (its
+    nomination dropped by the assume, not counted twice), so Permit says Success and the group
+    waits on preemption; once `low` is gone (30s grace) both bind in one group cycle."""
+    path = tmp_path / "gang.yaml"
+    path.write_text(PREEMPTION)
+    result = simulate([str(path)], seed=1, features=feature_gates(
+        "1.36", "GenericWorkload=true,GangScheduling=true"))
+    cycles = result.to_json()["cycles"]
+    first = cycles[:2]
+    assert [c["podGroup"]["result"] for c in first] == ["WaitingOnPreemption"] * 2
+    assert first[0]["preemption"]["victims"] == ["default/low"]
+    assert first[0]["podGroup"]["message"] == (
+        "pod group is unschedulable, pod group is waiting for preemption to complete")
+    last = cycles[-2:]
+    assert [(c["time"], c["outcome"], c["node"]) for c in last] == [
+        (30.0, "Bound", "node-1"), (30.0, "Bound", "node-1")]
+    assert last[0]["podGroup"]["cycle"] == last[1]["podGroup"]["cycle"] == last[0]["index"]
