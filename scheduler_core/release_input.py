@@ -112,7 +112,7 @@ def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str
     field the API server would drop (dropDisabledPodFields) is removed from `obj`."""
     kind = obj.get("kind")
     if workload_api.handles(obj):
-        yield from workload_api.unmodelled_fields(obj, gates)
+        yield from workload_api.unmodelled_fields(obj)
     for check in CHECKS:
         if kind not in check.kinds or gates.minor not in check.minors or \
                 not check.present(obj):

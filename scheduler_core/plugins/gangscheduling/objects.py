@@ -94,7 +94,7 @@ UNMODELLED_POD_GROUP_FIELDS = (
 )
 
 
-def unmodelled_fields(obj: dict, gates: FeatureGates):
+def unmodelled_fields(obj: dict):
     """(field, why) for each field of UNMODELLED_POD_GROUP_FIELDS a kept PodGroup sets."""
     if obj.get("kind") != POD_GROUP:
         return
