@@ -31,7 +31,7 @@ from .release_input import (
     unhonoured_fields,
 )
 from .safe_read import Duplicate, read_with_duplicates
-from .simulator_export import is_simulator_export, simulator_export_objects
+from .simulator_export import exported_gates_note, is_simulator_export, simulator_export_objects
 from .warninglog import WarningLog
 from .workloads.manager import WORKLOAD_KINDS, ControllerManager, expand, workload_problems
 from .workloads.naming import generate_name
@@ -107,13 +107,16 @@ def _read_with_duplicates(path: str, text: str | None = None) -> tuple[list, lis
     return read_with_duplicates(text, source=path)
 
 
-def _flatten(doc, where: str, warnings=None) -> list[tuple[str, dict]]:
-    """A document, a List or any *List kind, as (where, object) pairs."""
+def _flatten(doc, where: str, warnings=None, gates: str = "") -> list[tuple[str, dict]]:
+    """A document, a List or any *List kind, as (where, object) pairs; gates: the run's
+    --feature-gates, against which a simulator export's own are checked."""
     if not isinstance(doc, dict):
         raise InputError("a document must be a mapping (a Kubernetes object)", obj=where)
     if is_simulator_export(doc):
         lines: list[str] = []
         objects = simulator_export_objects(doc, lines)
+        if note := exported_gates_note(doc, gates):
+            lines.append(note)
         if warnings is not None:
             warnings.extend(f"{where}: {line}" for line in lines)
         return [(f"{where} {w}", obj) for w, obj in objects]
@@ -390,12 +393,13 @@ def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
     field_validation: the API server's parameter (Warn, Strict, Ignore) for unknown fields
     and for the keys a document repeats (duplicates: file name -> what the reader found)."""
     builder = _Builder(checked, seed, features, field_validation)
+    gates = features.flag()
     for path, docs in sources:
         repeated = (duplicates or {}).get(path) or []
         for i, doc in enumerate(docs):
             lines: list[str] = []
             try:
-                objects = _flatten(doc, f"document {i + 1}", lines)
+                objects = _flatten(doc, f"document {i + 1}", lines, gates)
             except InputError as exc:
                 raise InputError(str(exc), file=path) from exc
             for line in lines:

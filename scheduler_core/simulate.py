@@ -25,9 +25,12 @@ class SimulationResult:
     outcomes: OutcomeObserver | None = None
 
     def head(self) -> dict:
-        head = {"schemaVersion": SCHEMA_VERSION, "release": self.scheduler.features.release,
-                "warnings": self.scheduler.warnings.to_list(),
-                "bindings": dict(self.scheduler.bindings)}
+        features = self.scheduler.features
+        head = {"schemaVersion": SCHEMA_VERSION, "release": features.release}
+        if features.overrides:   # the --feature-gates that reproduces the run
+            head["featureGates"] = features.flag()
+        head.update(warnings=self.scheduler.warnings.to_list(),
+                    bindings=dict(self.scheduler.bindings))
         life = self.scheduler.life
         if life is not None and life.steps:
             head["timeline"] = life.to_json()

@@ -8,6 +8,8 @@ scheduler configuration becomes a KubeSchedulerConfiguration document.
 """
 from __future__ import annotations
 
+from .features import flag_text
+
 EXPORT_LISTS = {
     "nodes": ("v1", "Node"),
     "namespaces": ("v1", "Namespace"),
@@ -28,6 +30,34 @@ def is_simulator_export(doc) -> bool:
     """No kind, and the simulator's pods and nodes lists."""
     return (isinstance(doc, dict) and "kind" not in doc
             and isinstance(doc.get("pods"), list) and isinstance(doc.get("nodes"), list))
+
+
+def exported_gates_note(doc: dict, gates: str) -> str:
+    """Why the export's `featureGates` (the --feature-gates of the run that wrote it,
+    simulator_snap) is not followed by this load, whose run sets `gates`; '' when they agree.
+    Gates are kube-scheduler's flags, decided before any object is read, so a file cannot
+    set them."""
+    exported = doc.get("featureGates")
+    if exported is None:
+        return ""
+    if isinstance(exported, dict):
+        exported = flag_text(exported.items())
+    if not isinstance(exported, str):
+        return (f"featureGates: {exported!r} is not the --feature-gates text "
+                "(\"A=true,B=false\"); ignored")
+    if _pairs(exported) == _pairs(gates):
+        return ""
+    ours = f'"{gates}"' if gates else "none"
+    return (f"featureGates: the exported run set --feature-gates \"{exported}\" and this run "
+            f"sets {ours}; feature gates are "
+            f"kube-scheduler's flags, not objects, so the file's are not followed (run with "
+            f"--feature-gates \"{exported}\" to schedule as it did)")
+
+
+def _pairs(text: str) -> dict[str, str]:
+    """NAME=VALUE items by name (the last wins, as featureGate.Set's map), blanks skipped."""
+    items = (item.partition("=") for item in text.split(",") if item.strip())
+    return {name.strip(): value.strip().lower() for name, _, value in items}
 
 
 def simulator_export_objects(doc: dict, warnings=None) -> list[tuple[str, dict]]:

@@ -13,8 +13,9 @@ controllers made included, as the simulator's scheduler left it:
 - every pod that went through a cycle carries the simulator's annotations of its last attempt
   and the result-history of all of them (scheduler_core.simulator_annotations).
 
-The file loads back as a cluster (simulator_export.py): the same input and seed give the same
-bindings.
+The file loads back as a cluster (simulator_export.py): the same input, seed, release and
+feature gates give the same bindings. A run with feature gates set adds `featureGates` (the
+--feature-gates text), which the load warns of when the loading run's differ.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def export_resources(scheduler: Scheduler, cycles: list[dict]) -> dict:
     config = copy.deepcopy(scheduler.config.raw or {})
     if not config.get("profiles"):
         config["profiles"] = [{"schedulerName": DEFAULT_SCHEDULER_NAME}]
-    return {
+    out = {
         "pods": pods,
         "nodes": [_bare(n) for n in scheduler.cluster.nodes],
         "pvs": [_bare(pv) for pv in objects.pvs.values()],
@@ -48,6 +49,12 @@ def export_resources(scheduler: Scheduler, cycles: list[dict]) -> dict:
         "schedulerConfig": config,
         "namespaces": _namespaces(scheduler, pods),
     }
+    if scheduler.features.overrides:
+        # Not a list of the simulator's (its import ignores it): the --feature-gates the run
+        # set, which loading the file warns of when they are not the loading run's
+        # (simulator_export.exported_gates_note).
+        out["featureGates"] = scheduler.features.flag()
+    return out
 
 
 def _by_pod(cycles: list[dict]) -> dict[str, list[dict]]:

@@ -19,6 +19,7 @@ from playground.engine import out_of_tree_plugins
 from playground.runs.models import CycleRecord, Run
 from playground.runs.records import cycle_records_from_trace
 from playground.runs.services import run_create
+from scheduler_core.features import feature_gates
 from scheduler_core.observe import TraceObserver
 from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
@@ -122,7 +123,8 @@ def finish_run(run: Run) -> list[dict]:
     """Run the engine to the end and store its cycles as the run executor would."""
     # The engine writes spec.nodeName into the manifests it schedules: give it copies.
     session = RunSession(copy.deepcopy(run.sources()), run.config, seed=run.seed,
-                         out_of_tree=out_of_tree_plugins())
+                         out_of_tree=out_of_tree_plugins(),
+                         features=feature_gates(run.release, run.feature_gates or None))
     trace = TraceObserver()
     session.advance(None, observer=trace)
     cycles = trace.to_list()

@@ -38,8 +38,10 @@ def run_export_json_chunks(*, run: Run) -> Iterator[str]:
     # The warnings of the run's input and profile, as the engine gives them when it builds
     # the run's scheduler (those plugins emit while cycles run are not replayed here).
     warnings = new_session(run).scheduler.warnings.to_list()
-    head = {"schemaVersion": SCHEMA_VERSION, "release": run.release, "warnings": warnings,
-            "bindings": run_bindings(run)}
+    head = {"schemaVersion": SCHEMA_VERSION, "release": run.release}
+    if run.feature_gates:   # as simulate writes them: the --feature-gates of the run
+        head["featureGates"] = run.gates_flag
+    head.update(warnings=warnings, bindings=run_bindings(run))
     text = json.dumps(head, indent=2)
     yield text[:-2] + ",\n  \"cycles\": ["
     traces = run.cycles.order_by("index").values_list("legacy_trace", "packed")

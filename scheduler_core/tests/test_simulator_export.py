@@ -13,6 +13,7 @@ import pytest
 from scheduler_core import simulator_annotations as notes
 from scheduler_core.cli import main
 from scheduler_core.extenders.sample import ExtenderServer, Rules
+from scheduler_core.features import feature_gates
 from scheduler_core.loader import load_files
 from scheduler_core.simulate import simulate
 from scheduler_core.simulator_snap import export_resources
@@ -248,3 +249,51 @@ def test_export_then_import_gives_the_same_bindings(exported, tmp_path):
 def test_without_a_configuration_the_export_names_the_default_profile(exported):
     config = exported[1]["schedulerConfig"]
     assert config["profiles"] == [{"schedulerName": "default-scheduler"}]
+
+
+# --- feature gates ----------------------------------------------------------------------------
+
+GATES = "OpportunisticBatching=false,StorageCapacityScoring=false"
+
+
+def test_a_run_with_gates_exports_them_and_the_contract_json_carries_them(tmp_path, capsys):
+    source = tmp_path / "cluster.yaml"
+    source.write_text(CLUSTER)
+    assert main(["simulate", str(source), "--seed", "3", "--output", "simulator",
+                 "--feature-gates", GATES]) == 0
+    assert json.loads(capsys.readouterr().out)["featureGates"] == GATES
+    assert main(["simulate", str(source), "--seed", "3", "--output", "json",
+                 "--feature-gates", GATES]) == 0
+    head = json.loads(capsys.readouterr().out)
+    assert (head["release"], head["featureGates"]) == ("1.37", GATES)
+    assert list(head)[:3] == ["schemaVersion", "release", "featureGates"]
+
+
+def test_a_run_without_gates_has_no_gates_key(exported, tmp_path, capsys):
+    assert "featureGates" not in exported[1]
+    assert "featureGates" not in exported[0].to_json()
+
+
+@pytest.mark.parametrize("gates, warned", [
+    (GATES, False),
+    ("StorageCapacityScoring=false,OpportunisticBatching=False", False),   # the same gates
+    ("", True),
+    ("OpportunisticBatching=false", True),
+])
+def test_importing_an_export_made_under_other_gates_warns_naming_the_field(
+        tmp_path, gates, warned):
+    source = tmp_path / "cluster.yaml"
+    source.write_text(CLUSTER)
+    result = simulate([str(source)], seed=3, features=feature_gates("1.37", GATES))
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export_resources(result.scheduler, result.to_json()["cycles"])))
+    again = simulate([str(path)], seed=3, features=feature_gates("1.37", gates))
+    lines = [w for w in again.scheduler.warnings.to_list() if "featureGates" in w]
+    if not warned:
+        assert lines == []
+        return
+    ours = f'"{gates}"' if gates else "none"
+    assert lines == [
+        f'{path}: document 1: featureGates: the exported run set --feature-gates "{GATES}" and '
+        f"this run sets {ours}; feature gates are kube-scheduler's flags, not objects, so the "
+        f'file\'s are not followed (run with --feature-gates "{GATES}" to schedule as it did)']

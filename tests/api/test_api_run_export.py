@@ -9,6 +9,7 @@ import yaml
 from playground.runs.models import Run
 from playground.runs.services import run_create
 from scheduler_core import simulator_annotations as annotations
+from scheduler_core.features import feature_gates
 from scheduler_core.simulate import simulate
 from tests.api.conftest import FIXTURES, finish_run, import_fixture
 from tests.helpers import new_run
@@ -203,3 +204,28 @@ def test_the_simulator_format_is_its_export_and_loads_back(api, workload_run, tm
     again = simulate([str(path)], seed=2)
     placed = {pi.key: pi.node_name for pi in again.scheduler.pods}
     assert all(node == "n1" for node in placed.values()) and len(placed) == 3
+
+
+GATES = "OpportunisticBatching=false,StorageCapacityScoring=false"
+
+
+def test_a_run_with_gates_exports_them_and_an_import_of_its_export_warns_of_them(
+        api, alice):
+    fixture = "taints-affinity.yaml"
+    run = run_create(cluster=import_fixture(alice, fixture), seed=11, owner=alice,
+                     feature_gates=GATES)
+    finish_run(run)
+    expected = simulate([str(FIXTURES / fixture)], seed=11,
+                        features=feature_gates("1.37", GATES)).to_json()
+    assert expected["featureGates"] == GATES
+    assert _get(api, run, "json") == json.dumps(expected, indent=2) + "\n"
+    body = json.loads(_get(api, run, "simulator"))
+    assert body["featureGates"] == GATES
+    # A cluster keeps no gates: its import says so, naming the file and the field.
+    response = api.post("/api/clusters/import/", {"name": "again", "files": [
+        {"name": "export.json", "text": json.dumps(body)}]}, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["warnings"] == [
+        f'export.json: document 1: featureGates: the exported run set --feature-gates "{GATES}" '
+        "and this run sets none; feature gates are kube-scheduler's flags, not objects, so the "
+        f'file\'s are not followed (run with --feature-gates "{GATES}" to schedule as it did)']
