@@ -182,14 +182,16 @@ class SchedulingQueue:
 
     def pop_members(self, belongs) -> list[QueuedPodInfo]:
         """PopSpecificPod for every pod `belongs(pod)` accepts (the rest of a pod group, for
-        scheduleOnePodGroup's podGroupInfoForPod), in queue order: those waiting in activeQ
-        or backoffQ; a pod in the unschedulable pool or gated is not ready to be tried."""
+        scheduleOnePodGroup's podGroupInfoForPod), in queue order: from activeQ, backoffQ and
+        the unschedulable pool (TestPodGroupInfoForPod pops pool pods); a pod PreEnqueue
+        gated is left where it is (not read in Go: PopSpecificPod's source is not stored)."""
         found = [q for q in self.active if belongs(q.pod)]
         if found:
             self.active = [q for q in self.active if not belongs(q.pod)]
             heapq.heapify(self.active)
-        for uid in [u for u, q in self.backoff.items() if belongs(q.pod)]:
-            found.append(self.backoff.pop(uid))
+        for pool in (self.backoff, self.unschedulable):
+            for uid in [u for u, q in pool.items() if q.queue != GATED and belongs(q.pod)]:
+                found.append(pool.pop(uid))
         return [self._take(q) for q in sorted(found)]
 
     def done(self, uid: str) -> None:

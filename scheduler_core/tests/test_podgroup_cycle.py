@@ -7,6 +7,7 @@ pkg/scheduler/schedule_one_podgroup_test.go as each release has it:
   (TopologyAwareWorkloadScheduling=false; fakePlacementFeasiblePlugin giving a code per number
   of members evaluated), TestPodGroupCycle_FillsPodResultsOnFewerResults and
   TestSubmitPodGroupAlgorithmResult (bound and failed members; not the PodGroup conditions).
+- v1.36 TestPodGroupInfoForPod: the members popped with the pod, in their order.
 - Both: a group whose pods name different schedulers (frameworkForPodGroup in v1.36,
   TestValidatePodGroup "failure for different scheduler names" in v1.37).
 
@@ -328,3 +329,37 @@ def test_v136_a_gang_that_needs_preemption_waits_for_it_then_binds_whole(tmp_pat
     assert [(c["time"], c["outcome"], c["node"]) for c in last] == [
         (30.0, "Bound", "node-1"), (30.0, "Bound", "node-1")]
     assert last[0]["podGroup"]["cycle"] == last[1]["podGroup"]["cycle"] == last[0]["index"]
+
+
+# --- v1.36: TestPodGroupInfoForPod -----------------------------------------------------------
+@pytest.mark.parametrize("in_queue, expected", [
+    pytest.param({"p2", "p3", "p4"}, ["p2", "p4", "p3", "p1"],
+                 id="Success with multiple pods, sorted by priority and timestamp"),
+    # Go's second case also leaves p4 out of the pod group state; here a pod's group is its
+    # spec.schedulingGroup, so only the half "not in queue" can be expressed.
+    pytest.param({"p2", "p4"}, ["p2", "p4", "p1"], id="Pods not in queue are skipped"),
+])
+def test_v136_pod_group_info_for_pod(in_queue, expected):
+    """p1 (priority 100) is popped; the group's pods waiting in the unschedulable pool are
+    popped with it and sorted by priority, then first attempt (p4's before p3's)."""
+    features = feature_gates("1.36", "GenericWorkload=true")
+    priorities = {"p1": 100, "p2": 200, "p3": 150, "p4": 150}
+    attempts = {"p1": 0.0, "p2": 1.0, "p3": 2.0, "p4": 1.0}
+    docs = [make_node("node1"), pod_group("1.36")]
+    for name, priority in priorities.items():
+        docs.append(member(name))
+        docs[-1]["spec"]["priority"] = priority
+    plugin = fake_pod_group_plugin(ALL_FIT)
+    reg = registry(plugin)
+    sched = Scheduler(load_documents([("test.yaml", docs)], features=features),
+                      parse_configuration(configuration(profile(plugin.NAME)), reg,
+                                          features=features), registry=reg)
+    popped = {q.pod.name: q for q in iter(sched.queue.pop, None)}
+    for name, qpi in popped.items():
+        qpi.initial_attempt = attempts[name]
+        if name in in_queue:   # AddUnschedulableIfNotPresent: to the pool
+            qpi.unschedulable_plugins = {plugin.NAME}
+            sched.queue.add_unschedulable(qpi)
+    cyc = PodGroupCycle(sched, popped["p1"])
+    assert [q.pod.name for q in cyc.queued] == expected
+    assert not sched.queue.unschedulable
