@@ -5,7 +5,11 @@ node-default and pod-default; a Deployment's replicas): the objects differ in th
 their uids, labels holding the name (kubernetes.io/hostname) and a pod's spec.nodeName. The
 API server's checks the loader runs on each object (unknown fields, out-of-range integers,
 types, validation: about half of loading 50,000 nodes) depend on those values only through
-a few checks of their own: the name's, a label value's, nodeName's. So an object's *shape*,
+a few checks of their own: the name's, a label value's, nodeName's. The storage objects
+scheduler_perf's volumes workloads make one per pod (a PersistentVolume and its claim, bound
+to each other; a CSINode per node) and the pods using them also differ in values no check of
+ours reads at all: the claim a pod's volume names, a volume's claimRef and disk id, a claim's
+volumeName, a CSINode driver's nodeID (OWN_VALUES). So an object's *shape*,
 its text with those values replaced by placeholders, is checked in full once; another
 object of the same shape is taken when it passes those few checks alone, and is checked in
 full when it does not, so that what is refused and how it is worded are unchanged.
@@ -19,7 +23,22 @@ from .validation import is_dns1123_subdomain, is_valid_label_value
 
 # The kinds whose validation reads the name only through these checks (object_validation:
 # a PriorityClass's, for one, also reads the name's prefix).
-KINDS = ("Pod", "Node")
+KINDS = ("Pod", "Node", "PersistentVolume", "PersistentVolumeClaim", "CSINode")
+
+# Per kind, the string fields (paths; "*" is each item of a list) whose values validation
+# does not read (object_validation's _pod, _pv, _pvc and CSINode's metadata alone; field
+# validation reads keys and integers only): a non-empty string there is a placeholder. An
+# empty one, or another type, stays in the shape, so that it is checked in full.
+OWN_VALUES = {
+    "Pod": (("spec", "volumes", "*", "persistentVolumeClaim", "claimName"),),
+    "PersistentVolume": tuple(
+        ("spec", *path) for path in (
+            ("claimRef", "name"), ("claimRef", "uid"), ("awsElasticBlockStore", "volumeID"),
+            ("gcePersistentDisk", "pdName"), ("azureDisk", "diskName"), ("azureDisk", "diskURI"),
+            ("cinder", "volumeID"), ("portworxVolume", "volumeID"), ("csi", "volumeHandle"))),
+    "PersistentVolumeClaim": (("spec", "volumeName"),),
+    "CSINode": (("spec", "drivers", "*", "nodeID"),),
+}
 
 
 class _Placeholder:
@@ -33,6 +52,20 @@ class _Placeholder:
 
 
 NAME, UID, NODE_NAME = _Placeholder("<name>"), _Placeholder("<uid>"), _Placeholder("<nodeName>")
+OWN = _Placeholder("<own>")
+
+
+def _with_own_value(value, path: tuple[str, ...]):
+    """value with the non-empty string at path replaced by OWN: copies of the dicts and
+    lists on the way, the original left as it is."""
+    if not path:
+        return OWN if type(value) is str and value else value
+    head, rest = path[0], path[1:]
+    if head == "*":
+        return [_with_own_value(v, rest) for v in value] if type(value) is list else value
+    if type(value) is not dict or head not in value:
+        return value
+    return {**value, head: _with_own_value(value[head], rest)}
 
 
 def shape_of(kind: str, obj: dict) -> str | None:
@@ -54,6 +87,8 @@ def shape_of(kind: str, obj: dict) -> str | None:
     if kind == "Pod" and type(spec) is dict and type(spec.get("nodeName")) is str \
             and spec["nodeName"]:
         shaped["spec"] = {**spec, "nodeName": NODE_NAME}
+    for path in OWN_VALUES.get(kind, ()):
+        shaped = _with_own_value(shaped, path)
     try:
         return repr(shaped)
     except RecursionError:       # nested past the stack: checked in full, as it comes

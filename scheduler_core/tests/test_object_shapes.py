@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 
@@ -105,3 +106,128 @@ def test_ignored_unknown_fields_are_dropped_from_every_object(tmp_path):
     cluster = _load(tmp_path, *copy.deepcopy(pods), field_validation="Ignore")
     assert cluster.warnings == []
     assert all("notAField" not in p["spec"] for p in cluster.pods)
+
+
+# --- the volumes workloads' storage objects and the pods using them ---------------------------
+def _volume(i: int, source: dict) -> tuple[dict, dict]:
+    """A PersistentVolume and its claim bound to each other, as scheduler_perf makes them."""
+    pv = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": f"vol-{i}"},
+          "spec": {"accessModes": ["ReadOnlyMany"], "capacity": {"storage": "1Gi"},
+                   **copy.deepcopy(source),
+                   "claimRef": {"kind": "PersistentVolumeClaim", "namespace": "default",
+                                "name": f"pvc-{i}", "uid": f"uid-pvc-{i}"}},
+          "status": {"phase": "Bound"}}
+    pvc = {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+           "metadata": {"name": f"pvc-{i}", "namespace": "default"},
+           "spec": {"accessModes": ["ReadOnlyMany"],
+                    "resources": {"requests": {"storage": "1Gi"}}, "volumeName": f"vol-{i}"},
+           "status": {"phase": "Bound"}}
+    return pv, pvc
+
+
+def _claiming_pod(i: int) -> dict:
+    pod = _pod(f"pod-{i}")
+    pod["spec"]["volumes"] = [{"name": "vol", "persistentVolumeClaim": {"claimName": f"pvc-{i}"}}]
+    return pod
+
+
+def _csi_node(name: str) -> dict:
+    return {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": name},
+            "spec": {"drivers": [{"name": "ebs.csi.aws.com", "nodeID": name,
+                                  "allocatable": {"count": 39}}]}}
+
+
+EBS = {"awsElasticBlockStore": {"volumeID": "<id>"}}
+CSI = {"csi": {"driver": "ebs.csi.aws.com", "volumeHandle": "<id>"}}
+
+
+def _with_id(source: dict, value: str) -> dict:
+    source = copy.deepcopy(source)
+    for fields in source.values():
+        for key in ("volumeID", "volumeHandle"):
+            if key in fields:
+                fields[key] = value
+    return source
+
+
+@pytest.mark.parametrize("source", [EBS, CSI], ids=["in-tree EBS", "CSI"])
+def test_volumes_and_claims_bound_one_to_one_share_a_shape(source):
+    pv1, pvc1 = _volume(1, _with_id(source, "v1"))
+    pv2, pvc2 = _volume(2, _with_id(source, "v2"))
+    assert shape_of("PersistentVolume", pv1) == shape_of("PersistentVolume", pv2)
+    assert shape_of("PersistentVolumeClaim", pvc1) == shape_of("PersistentVolumeClaim", pvc2)
+
+
+def test_pods_differing_in_the_claims_they_name_share_a_shape():
+    assert shape_of("Pod", _claiming_pod(1)) == shape_of("Pod", _claiming_pod(2))
+    assert shape_of("CSINode", _csi_node("n1")) == shape_of("CSINode", _csi_node("n2"))
+
+
+def test_an_empty_or_untyped_claim_name_is_a_shape_of_its_own():
+    empty, number = _claiming_pod(1), _claiming_pod(2)
+    empty["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] = ""
+    number["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] = 7
+    shapes = {shape_of("Pod", p) for p in (_claiming_pod(3), empty, number)}
+    assert len(shapes) == 3
+
+
+def test_a_shape_leaves_the_object_as_it_is():
+    pod = _claiming_pod(1)
+    before = copy.deepcopy(pod)
+    shape_of("Pod", pod)
+    assert pod == before
+
+
+def test_an_invalid_volume_name_after_a_valid_volume_of_its_shape_is_refused_as_alone(tmp_path):
+    good, bad = _volume(1, EBS)[0], _volume(2, EBS)[0]
+    bad["metadata"]["name"] = "Bad_Volume"
+    alone = _refusal(tmp_path, _other_shape(good), bad)
+    assert "metadata.name" in alone
+    assert _refusal(tmp_path, good, bad) == alone
+
+
+def _storage_objects(rng, count: int) -> list[dict]:
+    """Volumes, claims, CSINodes and pods naming claims, a few spoiled where a shape could
+    hide it: an invalid name, a claim name empty or of another type, an unknown field, an
+    integer out of range beside a placeholder."""
+    out = []
+    for i in range(count):
+        source = rng.choice((EBS, CSI))
+        pv, pvc = _volume(i, _with_id(source, f"id-{i}"))
+        objects = [pv, pvc, _claiming_pod(i), _csi_node(f"n{i}")]
+        obj = rng.choice(objects)
+        spoil = rng.random()
+        if spoil < 0.1:
+            obj["metadata"]["name"] = f"Bad_{i}"
+        elif spoil < 0.2 and obj["kind"] == "Pod":
+            obj["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] = rng.choice(("", 3))
+        elif spoil < 0.3:
+            obj["spec"]["notAField"] = 1
+        elif spoil < 0.35 and obj["kind"] == "CSINode":
+            obj["spec"]["drivers"][0]["allocatable"]["count"] = 2**40
+        out += objects
+    return out
+
+
+def _outcome(tmp_path, objects, shapes: bool, monkeypatch) -> tuple:
+    with monkeypatch.context() as patch:
+        if not shapes:
+            patch.setattr("scheduler_core.object_shapes.CheckedShapes.passed",
+                          lambda self, shape, obj: False)
+        try:
+            cluster = _load(tmp_path, *copy.deepcopy(objects))
+        except InputError as exc:
+            return ("refused", str(exc))
+    return ("loaded", [str(w) for w in cluster.warnings], sorted(map(repr, cluster.pods)),
+            sorted(map(repr, cluster.objects.pvs.values())),
+            sorted(map(repr, cluster.objects.pvcs.values())))
+
+
+def test_storage_objects_load_as_checked_in_full(tmp_path, monkeypatch):
+    rng, refused = random.Random(5), 0
+    for _ in range(40):
+        objects = _storage_objects(rng, rng.randint(2, 6))
+        with_shapes = _outcome(tmp_path, objects, True, monkeypatch)
+        assert with_shapes == _outcome(tmp_path, objects, False, monkeypatch)
+        refused += with_shapes[0] == "refused"
+    assert 5 < refused < 35
