@@ -4,8 +4,10 @@ The per-node Filter (csi.go) lists the volumes of every pod on the node each tim
 each node already has is kept per row: its limits (getVolumeLimits), the volumes its pods
 attach ("driver/handle" -> limit key) and their count per limit key. A row is worked out again
 when the columns rewrite it (a pod came or went), and every row when a volume, claim, class or
-CSINode changed (`ClusterObjects.storage_version`). A cycle then only lists the new pod's
-volumes, once per kind of CSINode (what migration decides), and compares counts on arrays.
+CSINode changed (`ClusterObjects.storage_version`). What each of a row's pods attaches is kept
+with the row, so a row rewritten because a pod came lists that pod's volumes alone, not those
+of the pods already there. A cycle then only lists the new pod's volumes, once per kind of
+CSINode (what migration decides), and compares counts on arrays.
 """
 from __future__ import annotations
 
@@ -41,12 +43,17 @@ class AttachedVolumes:
         self.limits: dict[str, np.ndarray] = {}      # limit key -> limit per row, -1: none
         self.counts: dict[str, np.ndarray] = {}      # limit key -> attached volumes per row
         self.holders: dict[str, set[int]] = {}       # "driver/handle" -> rows attaching it
+        # Per row, what each of its pods attaches, as last listed: id(pod) -> (pod, its spec,
+        # "driver/handle" -> limit key). Valid for the row's migration kind and the storage
+        # objects of that listing; a pod whose PodInfo or spec is another is listed again.
+        self.pod_volumes: list[dict] = [{}] * size
 
     def sync(self) -> None:
         cols, version = self.cols, self.objects.storage_version()
         if version != self.storage:
             rows = range(cols.size)
             self.kinds = {}
+            self.pod_volumes = [{}] * cols.size
         elif self.seen != cols.version:
             rows = np.flatnonzero(cols.row_version > self.seen).tolist()
         else:
@@ -59,6 +66,8 @@ class AttachedVolumes:
         ni = self.cols.node_infos[row]
         csinode = self.objects.csinodes.get(ni.name)
         kind = migration_kind(csinode)
+        if kind != self.kind_of_row[row]:
+            self.pod_volumes[row] = {}
         self.kind_of_row[row] = kind
         self.kinds.setdefault(kind, csinode)
         for unique in self.attached[row]:
@@ -71,17 +80,30 @@ class AttachedVolumes:
             self._column(key)[0][row] = limit
         attached: dict[str, str] = {}
         try:
-            for pod in ni.pods:
-                self.plugin._attachable_volumes(pod, csinode, False, attached)
+            self.pod_volumes[row] = self._pods_volumes(ni.pods, self.pod_volumes[row], csinode)
         except self.plugin.VolumeError:   # the per-node Filter words it (an Error status)
             self.broken[row] = True
-            attached = {}
+            self.pod_volumes[row] = {}
         else:
             self.broken[row] = False
+            for _, _, volumes in self.pod_volumes[row].values():
+                attached.update(volumes)
         self.attached[row] = attached
         for unique, key in attached.items():
             self.holders.setdefault(unique, set()).add(row)
             self._column(key)[1][row] += 1
+
+    def _pods_volumes(self, pods, kept: dict, csinode) -> dict:
+        """The pods' entries of pod_volumes, in the node's order, the kept ones reused."""
+        listed = {}
+        for pod in pods:
+            entry = kept.get(id(pod))
+            if entry is None or entry[0] is not pod or entry[1] is not pod.spec:
+                volumes: dict[str, str] = {}
+                self.plugin._attachable_volumes(pod, csinode, False, volumes)
+                entry = (pod, pod.spec, volumes)
+            listed[id(pod)] = entry
+        return listed
 
     def _column(self, key: str) -> tuple[np.ndarray, np.ndarray]:
         if key not in self.limits:
@@ -93,16 +115,20 @@ class AttachedVolumes:
         """Among `rows` (all of this migration kind), those where the new volumes the node
         does not have yet take a limit key past its limit."""
         out = np.zeros(len(rows), bool)
+        every_row = len(rows) == self.cols.size    # rows (distinct, sorted) is arange(size)
         for key in set(new_volumes.values()):
             limit, count = self._column(key)
-            adding = np.full(len(rows), sum(1 for k in new_volumes.values() if k == key),
-                             np.int64)
-            for unique, k in new_volumes.items():
-                if k == key and self.holders.get(unique):
+            if not every_row:
+                limit, count = limit[rows], count[rows]
+            adding = sum(1 for k in new_volumes.values() if k == key)
+            held = [self.holders[unique] for unique, k in new_volumes.items()
+                    if k == key and self.holders.get(unique)]
+            if held:
+                adding = np.full(len(rows), adding, np.int64)
+                listed = rows.tolist()
+                for holders in held:
                     # A volume the node already has costs nothing more.
-                    has = np.array([row in self.holders[unique] for row in rows.tolist()], bool)
-                    adding -= has.reshape(len(rows))
-            limit, count = limit[rows], count[rows]
+                    adding -= np.array([row in holders for row in listed], bool)
             # Only a key with a volume still to attach is checked (a node over its limit
             # already takes a pod whose volumes it has).
             out |= (limit >= 0) & (adding > 0) & (count + adding > limit)
