@@ -3,6 +3,7 @@ import copy
 
 import pytest
 
+from scheduler_core.columns.store import columns_of
 from scheduler_core.framework.cycle_state import CycleState
 from scheduler_core.framework.status import Status
 from scheduler_core.framework.types import NodeInfo
@@ -238,3 +239,38 @@ def test_csi_attach_limit_key(driver, want):
 def test_events_to_register():
     assert new({}, handle()).events_to_register() == {"CSINodeAdd", "AssignedPodDelete",
                                                       "PvcAdd"}
+
+
+def test_the_columns_count_a_rows_pods_again_as_they_come_and_go():
+    """The vectorized Filter keeps what each pod of a row attaches: a row rewritten because a
+    pod left or came, or a storage object edited, counts its volumes as they now are."""
+    old, other = (on_node(pvc_pod(name, f"csi-ebs.csi.aws.com-{i}"))
+                  for i, name in enumerate(("old", "other")))
+    h = handle([make_node(NODE_NAME)], fake_pvcs([EBS]), fake_pvs([EBS]),
+               csinodes=[csinode(NODE_NAME, {EBS: 2})], pods=[old, other])
+    plugin, cols = new({}, h), columns_of(h.snapshot)
+    new_pod = pvc_pod("new", "csi-ebs.csi.aws.com-2")
+
+    def rejected() -> bool:
+        verdict = plugin.filter_vector(CycleState(), new_pod, cols)
+        by_node = plugin.filter(CycleState(), new_pod, cols.node_infos[0])
+        assert bool(verdict.kinds[0]) == (by_node is not None)
+        return bool(verdict.kinds[0])
+
+    def rewrite(change) -> None:
+        before = cols.node_infos[0]
+        after = before.clone()
+        change(after)
+        cols.node_infos[0] = after
+        cols.update_row(0, after, before)
+
+    assert rejected()
+    rewrite(lambda ni: ni.remove_pod(other))
+    assert not rejected()
+    rewrite(lambda ni: ni.add_pod(on_node(pvc_pod("again", "csi-ebs.csi.aws.com-1"))))
+    assert rejected()
+    # The claim now names the new pod's volume: the node has it, so it costs nothing more.
+    h.objects.pvcs["default/csi-ebs.csi.aws.com-1"]["spec"]["volumeName"] = \
+        "csi-ebs.csi.aws.com-2"
+    h.objects.storage_changed()
+    assert not rejected()
