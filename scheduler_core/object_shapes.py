@@ -57,15 +57,19 @@ OWN = _Placeholder("<own>")
 
 def _with_own_value(value, path: tuple[str, ...]):
     """value with the non-empty string at path replaced by OWN: copies of the dicts and
-    lists on the way, the original left as it is."""
+    lists on the way, the original left as it is (and returned when nothing is replaced)."""
     if not path:
         return OWN if type(value) is str and value else value
     head, rest = path[0], path[1:]
     if head == "*":
-        return [_with_own_value(v, rest) for v in value] if type(value) is list else value
+        if type(value) is not list:
+            return value
+        items = [_with_own_value(v, rest) for v in value]
+        return value if all(a is b for a, b in zip(items, value)) else items
     if type(value) is not dict or head not in value:
         return value
-    return {**value, head: _with_own_value(value[head], rest)}
+    inner = _with_own_value(value[head], rest)
+    return value if inner is value[head] else {**value, head: inner}
 
 
 def shape_of(kind: str, obj: dict) -> str | None:
