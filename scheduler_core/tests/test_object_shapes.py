@@ -9,8 +9,10 @@ import random
 import pytest
 
 from scheduler_core.errors import InputError
+from scheduler_core.field_validation import check_fields
 from scheduler_core.loader import load_files
-from scheduler_core.object_shapes import shape_of
+from scheduler_core.object_shapes import OWN_VALUES, shape_of
+from scheduler_core.object_validation import validate_object
 from scheduler_core.testing import make_node, make_pod
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -231,3 +233,39 @@ def test_storage_objects_load_as_checked_in_full(tmp_path, monkeypatch):
         assert with_shapes == _outcome(tmp_path, objects, False, monkeypatch)
         refused += with_shapes[0] == "refused"
     assert 5 < refused < 35
+
+
+def _set_at(value, path: tuple[str, ...], text: str) -> None:
+    """Every string at path (through "*" lists) set to text, in place."""
+    head, rest = path[0], path[1:]
+    if head == "*":
+        items = value
+    elif head not in value:
+        return
+    elif not rest:
+        value[head] = text
+        return
+    else:
+        items = [value[head]]
+    for item in items:
+        _set_at(item, rest, text)
+
+
+@pytest.mark.parametrize("text", ["Not_A_Name!", "x" * 300, "a/b:c", " "],
+                         ids=["invalid as a name", "too long for any name", "slashes and colons",
+                              "a blank"])
+def test_the_placeholders_stand_for_values_validation_does_not_read(text):
+    """OWN_VALUES' premise: whatever string a placeholder stands for, the object's checks
+    answer the same (a check of one of these values added to object_validation fails here,
+    and its field must then leave OWN_VALUES or get an own check in own_values_pass)."""
+    pv_ebs, pvc = _volume(1, _with_id(EBS, "v1"))
+    pv_csi = _volume(2, _with_id(CSI, "v2"))[0]
+    for kind, obj in (("PersistentVolume", pv_ebs), ("PersistentVolume", pv_csi),
+                      ("PersistentVolumeClaim", pvc), ("Pod", _claiming_pod(1)),
+                      ("CSINode", _csi_node("n1"))):
+        changed = copy.deepcopy(obj)
+        for path in OWN_VALUES[kind]:
+            _set_at(changed, path, text)
+        assert changed != obj or kind == "PersistentVolume"
+        assert validate_object(changed) == validate_object(obj) == [], kind
+        assert check_fields(changed, []) == check_fields(copy.deepcopy(obj), []) == [], kind
