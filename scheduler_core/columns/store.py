@@ -23,6 +23,9 @@ MAX_KEPT = 64
 MAX_SCALARS = 16
 # Up to this many changed rows are recomputed one by one rather than as arrays.
 FEW_ROWS = 8
+# Row updates remembered in order, so that the rows changed since a recent version are read
+# from the log instead of comparing every row's version (a cycle changes a row or two).
+UPDATE_LOG = 4096
 
 
 def _taint_signature(taints: list) -> tuple:
@@ -54,6 +57,8 @@ class NodeColumns:
         # Which rows changed since a kept value was computed: a counter bumped per update.
         self.version = 0
         self.row_version = np.zeros(n, np.int64)
+        self._log: list[int] = []     # the row of each update after version _log_base
+        self._log_base = n            # the rows' first updates below are not logged
         self._kept: dict[object, list] = {}
         self._derived: dict[object, object] = {}
         for row, ni in enumerate(node_infos):
@@ -72,6 +77,12 @@ class NodeColumns:
             return
         self.version += 1
         self.row_version[row] = self.version
+        if self.version > self._log_base:
+            log = self._log
+            log.append(row)
+            if len(log) > 2 * UPDATE_LOG:
+                del log[:UPDATE_LOG]
+                self._log_base += UPDATE_LOG
         self.allocatable[row] = values[:4]
         self.requested[row] = values[4:7]
         self.non_zero[row] = values[7:]
@@ -88,6 +99,16 @@ class NodeColumns:
             self._label_classes.clear()
         if old.image_states is not ni.image_states:
             self._images.clear()
+
+    def changed_since(self, version: int) -> np.ndarray:
+        """The rows updated after `version`, in row order (as flatnonzero(row_version >
+        version)): from the update log when it reaches back that far."""
+        if version < self._log_base:
+            return np.flatnonzero(self.row_version > version)
+        rows = self._log[version - self._log_base:]
+        if len(rows) > 1:
+            rows = sorted(set(rows))
+        return np.array(rows, np.int64)
 
     def _taint_id(self, taints: list) -> int:
         key = _taint_signature(taints)
@@ -227,7 +248,7 @@ class NodeColumns:
                 self._kept.clear()
             entry = self._kept[key] = [compute(np.arange(self.size)), self.version]
         elif entry[1] != self.version:
-            changed = np.flatnonzero(self.row_version > entry[1])
+            changed = self.changed_since(entry[1])
             values = entry[0]
             if compute_row is not None and len(changed) <= FEW_ROWS:
                 for row in changed.tolist():

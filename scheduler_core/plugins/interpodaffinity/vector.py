@@ -78,7 +78,7 @@ class TermIndex:
         cols, accounted, infos = self.cols, self.accounted, self.cols.node_infos
         if cols.version == self.seen:
             return len(self.entries) <= MAX_TERMS
-        changed = np.flatnonzero(cols.row_version > self.seen).tolist()
+        changed = cols.changed_since(self.seen).tolist()
         self.seen = cols.version
         for row in changed:
             if accounted[row] is infos[row]:

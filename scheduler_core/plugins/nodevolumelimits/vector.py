@@ -55,7 +55,7 @@ class AttachedVolumes:
             self.kinds = {}
             self.pod_volumes = [{}] * cols.size
         elif self.seen != cols.version:
-            rows = np.flatnonzero(cols.row_version > self.seen).tolist()
+            rows = cols.changed_since(self.seen).tolist()
         else:
             return
         for row in rows:

@@ -141,7 +141,7 @@ class KeptDomains:
             return
         if self.version == cols.version:
             return
-        changed = np.flatnonzero(cols.row_version > self.version)
+        changed = cols.changed_since(self.version)
         if (member[changed] != self.member[changed]).any():
             self.__init__(cols, key, member, counts)
             return
