@@ -12,13 +12,13 @@ timestamps stay strings, and a string that is not valid Unicode (a lone surrogat
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
 
 import numpy as np
 import orjson
-import yaml
 
 from .errors import InputError
 
@@ -37,7 +37,15 @@ _OPENING = frozenset("[{")
 _SURROGATE = "invalid Unicode: a lone surrogate escape (such as \\uD83D) is not a character"
 
 
+def _yaml():
+    """PyYAML, imported when a YAML text is first read: a run from JSON files never needs it
+    (its import is a measurable part of a short process's start)."""
+    import yaml
+    return yaml
+
+
 def _loader_base():
+    yaml = _yaml()
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -64,43 +72,48 @@ def _go_scalar(value) -> str:
     return "null" if value is None else str(value)
 
 
-class _Loader(_loader_base()):
-    """The safe loader without the timestamp type: "2024-01-01" stays the string it is in
-    JSON, so what YAML and JSON give is the same and can be stored as JSON. It notes each
-    key a mapping repeats (`duplicates`: (key, line)), as Go's strict YAML decoder does."""
+@functools.cache
+def _loader_class():
+    """The loader, made on first use (PyYAML is imported then)."""
+    class _Loader(_loader_base()):
+        """The safe loader without the timestamp type: "2024-01-01" stays the string it is in
+        JSON, so what YAML and JSON give is the same and can be stored as JSON. It notes each
+        key a mapping repeats (`duplicates`: (key, line)), as Go's strict YAML decoder does."""
 
-    def __init__(self, stream):
-        super().__init__(stream)
-        self.duplicates: list[tuple[object, int]] = []
+        def __init__(self, stream):
+            super().__init__(stream)
+            self.duplicates: list[tuple[object, int]] = []
 
-    def construct_yaml_map(self, node):
-        data: dict = {}
-        yield data
-        self._note_duplicates(node)
-        data.update(self.construct_mapping(node))
+        def construct_yaml_map(self, node):
+            data: dict = {}
+            yield data
+            self._note_duplicates(node)
+            data.update(self.construct_mapping(node))
 
-    def _note_duplicates(self, node) -> None:
-        """Explicit keys only (before merge keys are flattened in): a key that `<<` merges in
-        and the mapping overrides is no duplicate, in Go's decoder either."""
-        if len(node.value) < 2:
-            return
-        seen = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(key_node.value, str):
-                continue
-            marker = (key_node.tag, key_node.value)
-            if marker in seen:
-                self.duplicates.append((self.construct_object(key_node),
-                                        key_node.start_mark.line + 1))
-            seen.add(marker)
+        def _note_duplicates(self, node) -> None:
+            """Explicit keys only (before merge keys are flattened in): a key that `<<`
+            merges in and the mapping overrides is no duplicate, in Go's decoder either."""
+            if len(node.value) < 2:
+                return
+            seen = set()
+            for key_node, _ in node.value:
+                if (key_node.tag == "tag:yaml.org,2002:merge"
+                        or not isinstance(key_node.value, str)):
+                    continue
+                marker = (key_node.tag, key_node.value)
+                if marker in seen:
+                    self.duplicates.append((self.construct_object(key_node),
+                                            key_node.start_mark.line + 1))
+                seen.add(marker)
 
+    _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
+    _Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers
+                if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in _Loader.yaml_implicit_resolvers.items()
+    }
 
-_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in _Loader.yaml_implicit_resolvers.items()
-}
+    return _Loader
 
 
 def _check_size(text: str, source: str) -> None:
@@ -114,6 +127,7 @@ def _too_deep(source: str) -> InputError:
 
 def _check_yaml_events(text: str, source: str) -> None:
     """Depth and alias expansion measured on the event stream, before any node is built."""
+    yaml = _yaml()
     depth, nodes, alias_nodes = 0, 0, 0
     anchored: dict[str, int] = {}   # anchor -> nodes its value expands to
     open_anchors: list[tuple[str | None, int]] = []
@@ -193,6 +207,19 @@ def _json_structure(data: np.ndarray) -> tuple[int, int]:
 
 
 _CHUNK = 1 << 22
+# In compact JSON a quote followed by a colon ends a key, unless the quote opens a string (after
+# one of `{[,:`) or is escaped (after a backslash): texts with those are counted on arrays.
+_NOT_A_KEY_END = (b'{":', b'[":', b',":', b':":', b'\\":')
+
+
+def _keys_read(value) -> int:
+    """How many keys the objects of a value orjson read hold: its compact text's `":` pairs
+    (a byte search), or its colons outside strings where a string may start with a colon or
+    hold an escaped quote before one."""
+    text = orjson.dumps(value)
+    if any(pattern in text for pattern in _NOT_A_KEY_END):
+        return _json_structure(np.frombuffer(text, np.uint8))[1]
+    return text.count(b'":')
 
 
 def _escaped_quotes(data: np.ndarray) -> np.ndarray:
@@ -295,7 +322,7 @@ def _read_json(text: str, source: str, repeated: list) -> object:
             depth, keys = _json_structure(data)
             if depth > MAX_DEPTH:
                 raise _too_deep(source)
-            if keys == _json_structure(np.frombuffer(orjson.dumps(value), np.uint8))[1]:
+            if keys == _keys_read(value):
                 return value
     _check_json_depth(text, source)
     value = _json_value(text, source, repeated)
@@ -306,10 +333,11 @@ def _read_json(text: str, source: str, repeated: list) -> object:
 def _yaml_documents(text: str, source: str) -> list[tuple[object, list]]:
     """Every document of the stream with the keys it repeats."""
     _check_size(text, source)
+    yaml = _yaml()
     out = []
     try:
         _check_yaml_events(text, source)
-        loader = _Loader(text)
+        loader = _loader_class()(text)
         try:
             while loader.check_data():
                 doc = loader.get_data()

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
-from http.client import HTTPException
 
 from ..errors import ConfigError
 from ..framework.interfaces import MAX_NODE_SCORE
@@ -32,7 +29,6 @@ from .decoding import (
     decode_json,
     encode,
 )
-from .transport import excerpt, opener, ssl_context, transport_error
 
 MAX_EXTENDER_PRIORITY = 10
 # The factor prioritizeNodes scales an extender's 0..10 scores by (int64 division in Go).
@@ -100,6 +96,9 @@ class Extender:
         self.weight = config.weight
         self.timeout = config.http_timeout
         self.managed = {r.name for r in config.managed_resources}
+        # The HTTP and TLS modules are imported only when an extender is configured (they are a
+        # measurable part of a short process's start).
+        from .transport import opener, ssl_context
         self._opener = opener(config, ssl_context(config))
         # () -> the cycle's Snapshot, to turn the UIDs a preempt call returns back into pods.
         self._node_infos = node_infos
@@ -139,6 +138,11 @@ class Extender:
 
     def send(self, verb: str, args, spec, call: Call):
         """POST args as JSON; the decoded result, or ExtenderError. Fills call's response."""
+        import urllib.error
+        import urllib.request
+        from http.client import HTTPException
+
+        from .transport import excerpt, transport_error
         url = call.url
         request = urllib.request.Request(url, data=encode(args), method="POST",
                                          headers={"Content-Type": "application/json"})

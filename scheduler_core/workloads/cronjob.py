@@ -29,8 +29,6 @@ import copy
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from croniter import croniter
-
 from . import job as jobs
 from .naming import is_owned_by, owner_reference
 from .pods import name_of, namespace_of
@@ -54,7 +52,7 @@ def validate(cj: dict) -> list[tuple[str, str]]:
     elif "TZ" in schedule:
         problems.append(("spec.schedule", f'Invalid value: "{schedule}": cannot use TZ or '
                                           "CRON_TZ in schedule, use timeZone field instead"))
-    elif not croniter.is_valid(schedule):
+    elif not _croniter().is_valid(schedule):
         problems.append(("spec.schedule", f'Invalid value: "{schedule}": not a standard '
                                           "cron schedule"))
     zone = spec.get("timeZone")
@@ -94,11 +92,18 @@ def job_name(cj: dict, scheduled: float) -> str:
     return f"{name_of(cj)}-{int(scheduled // 60)}"
 
 
+def _croniter():
+    """croniter, imported for the first CronJob: a run without one never needs it (with
+    dateutil, its import is a measurable part of a short process's start)."""
+    from croniter import croniter
+    return croniter
+
+
 def schedule_times(cj: dict, after: float, until: float) -> list[float]:
     """Every schedule time t with after < t <= until (epoch seconds)."""
     spec = cj["spec"]
     zone = _zone(spec.get("timeZone"))
-    it = croniter(spec["schedule"], datetime.fromtimestamp(after, zone))
+    it = _croniter()(spec["schedule"], datetime.fromtimestamp(after, zone))
     times = []
     while True:
         t = it.get_next(float)
@@ -109,7 +114,7 @@ def schedule_times(cj: dict, after: float, until: float) -> list[float]:
 
 def next_time(cj: dict, now: float) -> float:
     spec = cj["spec"]
-    it = croniter(spec["schedule"], datetime.fromtimestamp(now, _zone(spec.get("timeZone"))))
+    it = _croniter()(spec["schedule"], datetime.fromtimestamp(now, _zone(spec.get("timeZone"))))
     return it.get_next(float)
 
 
