@@ -13,28 +13,51 @@ import numpy as np
 _BIT_LENGTHS: list[int] = [0]
 
 
+# Up to this many nodes before the first highest score are walked in Python: numpy's fixed
+# cost per call is more than such a walk.
+SHORT_PREFIX = 64
+
+
 def select_index(totals, rng) -> int:
     """The index selectHost picks; rng advances exactly as randrange(count) per tie would."""
     scores = np.asarray(totals)
     if scores.dtype.kind not in "iu" or len(scores) < 2:
         return _select_index_loop(totals, rng)
-    top = scores.max()
-    if scores[0] == top:
-        # The first node is the best already: every tie is with the final best, counted 2, 3...
-        ties = np.flatnonzero(scores == top)[1:]
-        return _draw(ties.tolist(), range(2, len(ties) + 2), 0, rng)
-    best_so_far = np.maximum.accumulate(scores)
-    previous = best_so_far[:-1]
+    # The final run of equal bests starts at the first highest score: only its ties can win.
+    # The ties of the runs before it (with lower bests) draw first, and cannot win.
+    first_top = int(np.argmax(scores))
+    if first_top > 1:
+        ties, counts = _earlier_ties(scores[:first_top])
+        _draw(ties, counts, first_top, rng)
+    rest = scores[first_top + 1:]
+    final = np.flatnonzero(rest == scores[first_top])
+    if not len(final):
+        return first_top   # a strictly highest node: no draw after it
+    return _draw((final + (first_top + 1)).tolist(), range(2, len(final) + 2), first_top, rng)
+
+
+def _earlier_ties(scores: np.ndarray) -> tuple[list[int], list[int]]:
+    """The ties of a walk over `scores` (each node scoring the best so far, after the first)
+    and the count each draws with (2 for the first tie of a run of equal bests, then 3...)."""
+    if len(scores) <= SHORT_PREFIX:
+        ties, counts, best, count = [], [], None, 0
+        for position, score in enumerate(scores.tolist()):
+            if best is None or score > best:
+                best, count = score, 1
+            elif score == best:
+                count += 1
+                ties.append(position)
+                counts.append(count)
+        return ties, counts
+    previous = np.maximum.accumulate(scores)[:-1]
     ties = np.flatnonzero(scores[1:] == previous) + 1
-    if not len(ties):
-        return int(np.argmax(scores))  # the first of the highest: no draw is ever made
     raises = np.flatnonzero(scores[1:] > previous) + 1
     # The node that started each tie's run of equal bests, and the tie's count within it.
     starts = np.concatenate(([0], raises))
     run_start = starts[np.searchsorted(starts, ties, side="right") - 1]
     ties_before = np.searchsorted(ties, run_start)
     counts = np.arange(len(ties)) - ties_before + 2
-    return _draw(ties.tolist(), counts.tolist(), int(starts[-1]), rng)
+    return ties.tolist(), counts.tolist()
 
 
 def _draw(ties: list[int], counts, last_start: int, rng) -> int:

@@ -28,3 +28,15 @@ def test_a_strictly_highest_node_draws_nothing():
     state = rng.getstate()
     assert select_index([1, 9, 4, 2], rng) == 1
     assert rng.getstate() == state
+
+
+@pytest.mark.parametrize("trial", range(40))
+def test_long_runs_of_lower_bests_before_the_highest_draw_as_randrange(trial):
+    # Hundreds of nodes before the first highest score: their ties are found on arrays.
+    r = random.Random(trial)
+    size = r.randint(70, 3000)
+    totals = sorted(r.choice([1, 2, 2, 3, 3, 3, 4]) for _ in range(size))
+    totals = [t if r.random() < 0.9 else r.choice([0, 4]) for t in totals]
+    fast, slow = random.Random(trial), random.Random(trial)
+    assert select_index(totals, fast) == _select_index_loop(totals, slow)
+    assert fast.getstate() == slow.getstate()
