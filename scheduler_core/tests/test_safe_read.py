@@ -176,3 +176,21 @@ def test_json_structure_counts_depth_and_keys_across_chunks(monkeypatch, chunk, 
     monkeypatch.setattr(safe_read, "_CHUNK", chunk)
     data = np.frombuffer(text.encode(), np.uint8)
     assert safe_read._json_structure(data) == _structure_by_hand(text)
+
+
+@pytest.mark.parametrize("value", [
+    {"a": 1}, {"a": ":x"}, [":a"], {":a": 1}, {"a\\": 1}, {'a"': {"b": [1, {"c": "d:e"}]}},
+    {"a,": 1}, {"a{": {"[": ":"}}, {}, [], {"x": {"y": {}}}, ['":', '\\":'],
+])
+def test_the_keys_orjson_read_are_counted_as_on_arrays(value):
+    # The byte search over the compact text and the count outside strings agree, strings
+    # starting with a colon or holding quotes and backslashes included.
+    text = safe_read.orjson.dumps(value)
+    assert safe_read._keys_read(value) == safe_read._json_structure(
+        np.frombuffer(text, np.uint8))[1]
+
+
+def test_a_repeated_key_is_noted_when_the_strings_hold_colons():
+    text = '{"items": [":a", {"k": ":b", "k": "c\\":"}]}'
+    _, duplicates = safe_read.read_with_duplicates(text, source="f.json")
+    assert [d.key for d in duplicates] == ["k"]
