@@ -68,9 +68,15 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
     first = first_rejections(verdicts, size)
     vectorized = all(v is not None for _, v, _ in verdicts)
     two_pass = _two_pass_rows(pod, cols, nominator, nominated_nodes)
+    infos = None
     if first is None and vectorized and not two_pass:
         # Every node passes: the search takes the first to_find from the start index.
-        visited = rows = np.arange(start, start + min(to_find, size)) % size
+        end = start + min(to_find, size)
+        if end <= size:   # no wrap-around: the snapshot's list sliced, no object indexing
+            visited = rows = np.arange(start, end)
+            infos = cols.node_infos[start:end]
+        else:
+            visited = rows = np.arange(start, end) % size
         rejected = RejectedRows.none()
     else:
         if first is None:
@@ -96,7 +102,7 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
         stops[rejected.rows] = rejected.stops
         rec.filter_many([name for name, _, _ in verdicts], cols.names, visited, stops[visited],
                         rejected)
-    feasible = FeasibleNodes(cols.info_array[rows].tolist())
+    feasible = FeasibleNodes(cols.info_array[rows].tolist() if infos is None else infos)
     feasible.rows, feasible.names = rows, cols.names
     remember_rows(state, feasible, rows)
     return feasible

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cycle_state import CycleState
+from .cycle_state import COLUMNS_KEY, CycleState
 from .diagnosis import NodeToStatus
 from .interfaces import (
     EXTENSION_POINTS,
@@ -22,7 +22,7 @@ from .queueing_hint import ANY_EVENT, registered_hints
 from .registry import Registry
 from .status import Code, Status
 from .types import NodeInfo, PodInfo
-from .vector_scores import vector_normalized, vector_raw_scores
+from .vector_scores import vector_normalized, vector_raw_scores, vector_target
 
 
 class FrameworkError(ValueError):
@@ -181,6 +181,10 @@ class Framework:
         self.post_bind_plugins = by["postBind"]
         self.extensions = {p.name(): p.pre_filter_extensions() for p in self.pre_filter_plugins}
         self._sums_filters: dict[frozenset, object] = {}
+        self._weight_arrays: dict[tuple, np.ndarray] = {}
+        # Whether some Score plugin can score on the columns (else no rows are looked up).
+        self._score_vectors = any(getattr(pl, "score_vector", None) is not None
+                                  for pl in self.score_plugins)
 
     # --- queue -----------------------------------------------------------------------------
     def run_pre_enqueue_plugins(self, pod: PodInfo, gates: list | None = None) -> Status | None:
@@ -410,15 +414,17 @@ class Framework:
         """
         skip = state.skip_score_plugins
         plugins = [pl for pl in self.score_plugins if pl.name() not in skip]
+        target = vector_target(state, nodes) if self._score_vectors else None
         raws = []
         for pl in plugins:
-            raw, status = self._score_one(pl, state, pod, nodes)
+            raw, status = self._score_one(pl, state, pod, nodes, target)
             if status is not None:
                 return None, status
             raws.append(raw)
         normalized = []
+        on_columns = state.get(COLUMNS_KEY) is not None
         for pl, raw in zip(plugins, raws):
-            values, status = self._normalize_one(pl, state, pod, nodes, raw)
+            values, status = self._normalize_one(pl, state, pod, nodes, raw, on_columns)
             if status is not None:
                 return None, status
             normalized.append(values)
@@ -430,6 +436,14 @@ class Framework:
         totals = np.zeros(len(nodes), np.int64)
         if not nodes:
             return totals, Status()
+        if all(type(values) is np.ndarray and values.dtype == np.int64 for values in normalized):
+            # The usual case, every plugin on the columns: one range check and one weighted
+            # sum over the plugins' rows (a numpy call per plugin and check costs more than
+            # the arithmetic on a few hundred nodes); the loop below words an error.
+            scores = np.stack(normalized)
+            if (np.minimum.reduce(scores, axis=None) >= MIN_NODE_SCORE
+                    and np.maximum.reduce(scores, axis=None) <= MAX_NODE_SCORE):
+                return self._weights_of(plugins) @ scores, Status()
         for pl, values in zip(plugins, normalized):
             scores = np.asarray(values)
             if scores.min() < MIN_NODE_SCORE or scores.max() > MAX_NODE_SCORE:
@@ -438,10 +452,19 @@ class Framework:
             totals += scores * weight if weight != 1 else scores
         return totals, Status()
 
+    def _weights_of(self, plugins: list) -> np.ndarray:
+        """The plugins' weights as an array, made once per list of plugins scoring."""
+        key = tuple(pl.name() for pl in plugins)
+        weights = self._weight_arrays.get(key)
+        if weights is None:
+            weights = self._weight_arrays[key] = np.array(
+                [self.weights.get(name, 1) for name in key], np.int64)
+        return weights
+
     @staticmethod
-    def _score_one(pl, state, pod, nodes):
-        """One plugin's raw scores, or the Score error."""
-        raw = vector_raw_scores(pl, state, pod, nodes)
+    def _score_one(pl, state, pod, nodes, target):
+        """One plugin's raw scores, or the Score error; target: vector_target's."""
+        raw = vector_raw_scores(pl, state, pod, target)
         if raw is not None:
             return raw, None
         name, score, raw = pl.name(), pl.score, []
@@ -454,12 +477,12 @@ class Framework:
         return raw, None
 
     @staticmethod
-    def _normalize_one(pl, state, pod, nodes, raw):
+    def _normalize_one(pl, state, pod, nodes, raw, on_columns: bool):
         """One plugin's scores after NormalizeScore (the raw ones without ScoreExtensions)."""
         ext = pl.score_extensions()
         if ext is None:
             return raw, None
-        normalized = vector_normalized(ext, state, pod, raw)
+        normalized = vector_normalized(ext, state, pod, raw, on_columns)
         if normalized is not None:
             return normalized, None
         if isinstance(raw, np.ndarray):

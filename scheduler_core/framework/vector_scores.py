@@ -16,18 +16,23 @@ def remember_rows(state, nodes: list, rows) -> None:
     state.write(_ROWS_KEY, (nodes, rows))
 
 
-def vector_raw_scores(pl, state, pod, nodes) -> np.ndarray | None:
-    """The plugin's raw scores for `nodes`, or None to score them one by one."""
-    vector = getattr(pl, "score_vector", None)
-    if vector is None:
-        return None
+def vector_target(state, nodes) -> tuple | None:
+    """(the columns, the rows of `nodes`) when the cycle can score them on the columns, else
+    None; worked out once per Score point for all its plugins."""
     cols = state.get(COLUMNS_KEY)
     if cols is None or not cols.exact:
         return None
     rows = rows_of(state, cols, nodes)
-    if rows is None:
+    return None if rows is None else (cols, rows)
+
+
+def vector_raw_scores(pl, state, pod, target) -> np.ndarray | None:
+    """The plugin's raw scores for the nodes of `target` (vector_target's), or None to score
+    them one by one."""
+    vector = getattr(pl, "score_vector", None)
+    if vector is None or target is None:
         return None
-    return vector(state, pod, cols, rows)
+    return vector(state, pod, *target)
 
 
 def rows_of(state, cols, nodes: list):
@@ -41,9 +46,10 @@ def rows_of(state, cols, nodes: list):
     return rows
 
 
-def vector_normalized(ext, state, pod, raw) -> np.ndarray | None:
-    """NormalizeScore on the whole array, when the extension has a vectorized one."""
+def vector_normalized(ext, state, pod, raw, on_columns: bool) -> np.ndarray | None:
+    """NormalizeScore on the whole array, when the extension has a vectorized one and the
+    cycle runs on the columns."""
     vector = getattr(ext, "normalize_vector", None)
-    if vector is None or state.get(COLUMNS_KEY) is None or not len(raw):
+    if vector is None or not on_columns or not len(raw):
         return None
     return vector(state, pod, np.asarray(raw, np.int64))
