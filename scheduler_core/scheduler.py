@@ -226,8 +226,10 @@ class Scheduler:
                     profile_signer(fwk, bool(self.extenders), self.features),
                     fwk.run_filter_plugins, lambda node: self.snapshot.get(node))
         first = next(iter(self.frameworks.values()))
+        # The QueueSort plugin's own Less (Framework.less only forwards to it): asked about
+        # twenty times per pop of a queue of thousands.
         self.queue = SchedulingQueue(
-            first.less, self._pre_enqueue, lambda: self.clock,
+            first.queue_sort_plugin.less, self._pre_enqueue, lambda: self.clock,
             self.config.pod_initial_backoff_seconds, self.config.pod_max_backoff_seconds,
             events=self._queue_event if observer is not None else None,
             hints_of=self._hints_of)
@@ -298,8 +300,8 @@ class Scheduler:
         self.changes += 1
         if pod is not None:
             old, new = (pod, None) if event.endswith("Delete") else (old, pod)
-        if event == "AssignedPodAdd":
-            only = self._concerned_by_assigned_pod(pod)
+        if event == "AssignedPodAdd" and self.queue.unschedulable:
+            only = self._concerned_by_assigned_pod(pod)   # (no pod to ask: not made)
         self.event_cause = event
         self.queue.move_all_to_active_or_backoff(ClusterEvent(event, old, new), only=only)
         self.event_cause = ""

@@ -33,7 +33,7 @@ def default_normalize_score(scores: list[NodeScore], reverse: bool = False,
 
 def default_normalize_vector(scores, reverse: bool = False, max_priority: int = MAX_NODE_SCORE):
     """default_normalize_score over a numpy array of raw scores, returning the new scores."""
-    max_count = int(scores.max()) if len(scores) else 0
+    max_count = int(np.maximum.reduce(scores)) if len(scores) else 0
     if max_count <= 0:
         # A highest score of 0 (or less, where Go divides by it) is handled by the loop.
         if max_count == 0:

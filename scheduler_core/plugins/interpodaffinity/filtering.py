@@ -222,6 +222,8 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
         index = vector.term_index(cols) if cols is not None else None
         if index is not None:
             existing = vector.existing_anti_affinity_counts(index, cols, pod, ns_labels)
+            if not existing and not affinity_terms and not anti_affinity_terms:
+                return None, Status.skip()   # the incoming counts would be empty too
             affinity, anti_affinity = vector.incoming_counts(cols, affinity_terms,
                                                              anti_affinity_terms)
         else:

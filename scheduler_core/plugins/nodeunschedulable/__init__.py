@@ -5,6 +5,8 @@ node.kubernetes.io/unschedulable:NoSchedule taint.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...columns.verdict import Verdict
 from ...framework.cycle_state import CycleState
 from ...framework.interfaces import EnqueueExtensions, FilterPlugin
@@ -18,6 +20,7 @@ NAME = names.NODE_UNSCHEDULABLE
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
 _UNSCHEDULABLE_TAINT = {"key": TAINT_NODE_UNSCHEDULABLE, "effect": "NoSchedule"}
+_OUTCOMES = {1: (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNSCHEDULABLE,))}
 
 
 def tolerates_unschedulable(pod: PodInfo) -> bool:
@@ -37,8 +40,10 @@ class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
     def filter_vector(self, state: CycleState, pod: PodInfo, cols) -> Verdict:
         if tolerates_unschedulable(pod):
             return Verdict.uniform(cols.size, None)
-        return Verdict(cols.unschedulable.astype("int32"),
-                       {1: (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNSCHEDULABLE,))})
+        # Kept across cycles: a cycle rewrites a row or two, not the flag of every node.
+        kinds = cols.kept(NAME, lambda rows: cols.unschedulable[rows].astype(np.int32),
+                          lambda row: int(cols.unschedulable[row]))
+        return Verdict(kinds, _OUTCOMES)
 
     # EnqueueExtensions ------------------------------------------------------------------
     def events_to_register(self) -> set[str]:

@@ -94,9 +94,11 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
         if pre_score is None:
             return None
         tolerations = pre_score.tolerations_prefer_no_schedule
-        counts = np.array([_count_intolerable_prefer_no_schedule(taints, tolerations)
-                           for taints in cols.taint_groups], np.int64)
-        return counts[cols.taint_group[rows]]
+        counts = [_count_intolerable_prefer_no_schedule(taints, tolerations)
+                  for taints in cols.taint_groups]
+        if not any(counts):
+            return np.zeros(len(rows), np.int64)   # the usual case: no PreferNoSchedule taint
+        return np.array(counts, np.int64)[cols.taint_group[rows]]
 
     def score_extensions(self):
         return self
