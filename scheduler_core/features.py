@@ -24,6 +24,7 @@ Who reads what:
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -207,8 +208,8 @@ class FeatureGates:
     overrides: tuple[tuple[str, bool], ...] = ()
     notes: tuple[str, ...] = ()   # kube-scheduler's warnings on setting the gates
 
-    @property
-    def minor(self) -> int:
+    @functools.cached_property
+    def minor(self) -> int:   # read for every loaded object
         return minor_of(self.release)
 
     def enabled(self, name: str) -> bool:

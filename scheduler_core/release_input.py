@@ -11,6 +11,7 @@ the gate). Add a row for a new gated field.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -113,9 +114,8 @@ def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str
     kind = obj.get("kind")
     if workload_api.handles(obj):
         yield from workload_api.unmodelled_fields(obj)
-    for check in CHECKS:
-        if kind not in check.kinds or gates.minor not in check.minors or \
-                not check.present(obj):
+    for check in _checks_of(kind, gates.minor):
+        if not check.present(obj):
             continue
         path = f"{_pod_spec_path(kind)}.{check.field}" if kind in POD_KINDS else check.field
         if not gates.enabled(check.gate):
@@ -127,6 +127,12 @@ def unhonoured_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str
                          f"off in this run, so the pod is scheduled on its own, as "
                          f"kube-scheduler v{gates.release} does (--feature-gates "
                          f"{check.needs}=true turns it on)")
+
+
+@functools.cache
+def _checks_of(kind: str | None, minor: int) -> tuple[GatedField, ...]:
+    """The checks that apply to a kind under a release: asked once per loaded object."""
+    return tuple(c for c in CHECKS if kind in c.kinds and minor in c.minors)
 
 
 def dropped_dra_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:
@@ -148,5 +154,7 @@ GATED_KINDS = (workload_api, taint_rules)
 def skipped_kind(obj: dict, gates: FeatureGates, where: str) -> str:
     """Why the release and gates leave obj out of the run ('' when it is kept); InputError
     for a version the release does not serve."""
-    gated = next((m for m in GATED_KINDS if m.handles(obj)), None)
-    return "" if gated is None else gated.admit(obj, gates, where)
+    for gated in GATED_KINDS:
+        if gated.handles(obj):
+            return gated.admit(obj, gates, where)
+    return ""

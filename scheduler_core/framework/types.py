@@ -283,7 +283,7 @@ class NodeInfo:
         self.labels = meta.get("labels") or {}
         self.taints = spec.get("taints") or []
         self.unschedulable = bool(spec.get("unschedulable"))
-        self.allocatable = Resource.from_list(status.get("allocatable") or {})
+        self.allocatable = _allocatable(status.get("allocatable") or {})
         # images: [(names, sizeBytes)] as in node.status.images.
         self.images = [(img.get("names") or [], int(img.get("sizeBytes") or 0))
                        for img in status.get("images") or []]
@@ -360,6 +360,26 @@ class NodeInfo:
 
     def __repr__(self):
         return f"NodeInfo({self.name}, pods={len(self.pods)})"
+
+
+# Allocatable resources per distinct status.allocatable: nodes alike share one Resource (never
+# changed in place: a NodeInfo's copies share theirs already), parsed once, not per node.
+_ALLOCATABLE: dict[tuple, Resource] = {}
+_MAX_ALLOCATABLE = 4096
+
+
+def _allocatable(resources: dict) -> Resource:
+    try:
+        # The values' types too: 1, 1.0 and True are equal keys but not equal quantities.
+        key = (tuple(resources.items()), tuple(map(type, resources.values())))
+        shared = _ALLOCATABLE.get(key)
+    except TypeError:   # an unhashable value: Resource.from_list words its problem
+        return Resource.from_list(resources)
+    if shared is None:
+        if len(_ALLOCATABLE) >= _MAX_ALLOCATABLE:
+            _ALLOCATABLE.clear()
+        shared = _ALLOCATABLE[key] = Resource.from_list(resources)
+    return shared
 
 
 class ImageStateSummary:

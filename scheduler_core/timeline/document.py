@@ -212,6 +212,8 @@ def parse_timelines(cluster) -> list[Step]:
             _fail("spec.steps", source, "", "Required value: a list of steps")
         steps += [(_parse_step(raw, i, source), f"spec.steps[{i}]", source)
                   for i, raw in enumerate(raw_steps)]
+    if not steps:
+        return []   # nothing refers to the objects: their keys are not gathered
     steps.sort(key=lambda item: item[0].at)   # stable: same time keeps document order
     known = _Known(cluster)
     for step, where, source in steps:
