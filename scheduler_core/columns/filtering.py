@@ -48,7 +48,7 @@ def first_rejections(verdicts, size: int) -> np.ndarray | None:
     first = None
     for index in range(len(verdicts) - 1, -1, -1):
         verdict = verdicts[index][1]
-        if verdict is not None and np.count_nonzero(verdict.kinds):
+        if verdict is not None and verdict.rejects_any():
             if first is None:
                 first = np.full(size, NO_REJECTION, np.int32)
             first[verdict.kinds != 0] = index

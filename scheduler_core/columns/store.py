@@ -242,21 +242,38 @@ class NodeColumns:
         changes a row or two, where numpy's fixed cost per call would dominate). For values
         where a row depends on that row's columns alone (and on what `key` names: the pod's
         request, its tolerations...)."""
+        return self._kept_entry(key, compute, compute_row)[0]
+
+    def kept_nonzero(self, key, compute, compute_row=None) -> tuple[np.ndarray, int]:
+        """kept(...) and how many of its values are not zero (for a verdict: the nodes it
+        rejects), counted once and then kept up to date with the changed rows."""
+        entry = self._kept_entry(key, compute, compute_row)
+        if entry[2] is None:
+            entry[2] = int(np.count_nonzero(entry[0]))
+        return entry[0], entry[2]
+
+    def _kept_entry(self, key, compute, compute_row) -> list:
+        """[values, version read at, nonzero count or None (not counted yet)]."""
         entry = self._kept.get(key)
         if entry is None:
             if len(self._kept) >= MAX_KEPT:
                 self._kept.clear()
-            entry = self._kept[key] = [compute(np.arange(self.size)), self.version]
+            entry = self._kept[key] = [compute(np.arange(self.size)), self.version, None]
         elif entry[1] != self.version:
             changed = self.changed_since(entry[1])
             values = entry[0]
+            counted = entry[2] is not None
+            if counted:
+                entry[2] -= int(np.count_nonzero(values[changed]))
             if compute_row is not None and len(changed) <= FEW_ROWS:
                 for row in changed.tolist():
                     values[row] = compute_row(row)
             else:
                 values[changed] = compute(changed)
+            if counted:
+                entry[2] += int(np.count_nonzero(values[changed]))
             entry[1] = self.version
-        return entry[0]
+        return entry
 
     def derived(self, key, build):
         """An object built from the columns once and kept (it brings itself up to date from

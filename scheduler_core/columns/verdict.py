@@ -26,24 +26,32 @@ class Verdict:
     few reasons holds those few tuples once.
     """
 
-    __slots__ = ("kinds", "outcomes")
+    __slots__ = ("kinds", "outcomes", "rejected")
 
-    def __init__(self, kinds: np.ndarray, outcomes: dict[int, tuple[Code, tuple[str, ...]]]):
+    def __init__(self, kinds: np.ndarray, outcomes: dict[int, tuple[Code, tuple[str, ...]]],
+                 rejected: int | None = None):
         self.kinds = kinds
         self.outcomes = outcomes
+        # How many nodes it rejects, when the plugin knows (None: counted when needed).
+        self.rejected = rejected
+
+    def rejects_any(self) -> bool:
+        if self.rejected is None:
+            self.rejected = int(np.count_nonzero(self.kinds))
+        return self.rejected > 0
 
     @classmethod
     def uniform(cls, size: int, outcome: tuple[Code, tuple[str, ...]] | None) -> Verdict:
         """Every node alike: all pass (outcome None) or all rejected with outcome."""
         if outcome is None:
-            return cls(_passing(size), {})
+            return cls(_passing(size), {}, 0)
         return cls(np.ones(size, np.int32), {1: outcome})
 
     @classmethod
     def by_class(cls, class_ids: np.ndarray, class_outcomes: list) -> Verdict:
         """Nodes grouped in classes, each class passing (None) or rejected with an outcome."""
         if all(outcome is None for outcome in class_outcomes):
-            return cls(_passing(len(class_ids)), {})
+            return cls(_passing(len(class_ids)), {}, 0)
         kinds_of_class = np.zeros(len(class_outcomes), np.int32)
         outcomes: dict[int, tuple] = {}
         interned: dict[tuple, int] = {}

@@ -228,9 +228,10 @@ def fits_request_vector(pod_request: PodRequest, cols) -> Verdict | None:
     # A node's code depends on its own row and the request only: kept across cycles.
     key = (NAME, *wants[:3], tuple(pod_request.scalars), pod_request.dra_backed)
     infos = cols.node_infos
-    kinds = cols.kept(key, lambda rows: _fit_kinds(pod_request, cols, rows),
-                      lambda row: _fit_kind(pod_request, fits_request(pod_request, infos[row])))
-    return Verdict(kinds, Explained(lambda kind: _fit_outcome(kind, pod_request)))
+    kinds, rejected = cols.kept_nonzero(
+        key, lambda rows: _fit_kinds(pod_request, cols, rows),
+        lambda row: _fit_kind(pod_request, fits_request(pod_request, infos[row])))
+    return Verdict(kinds, Explained(lambda kind: _fit_outcome(kind, pod_request)), rejected)
 
 
 def _fit_kind(pod_request: PodRequest, insufficient: list[InsufficientResource]) -> int:

@@ -41,9 +41,10 @@ class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
         if tolerates_unschedulable(pod):
             return Verdict.uniform(cols.size, None)
         # Kept across cycles: a cycle rewrites a row or two, not the flag of every node.
-        kinds = cols.kept(NAME, lambda rows: cols.unschedulable[rows].astype(np.int32),
-                          lambda row: int(cols.unschedulable[row]))
-        return Verdict(kinds, _OUTCOMES)
+        kinds, rejected = cols.kept_nonzero(
+            NAME, lambda rows: cols.unschedulable[rows].astype(np.int32),
+            lambda row: int(cols.unschedulable[row]))
+        return Verdict(kinds, _OUTCOMES, rejected)
 
     # EnqueueExtensions ------------------------------------------------------------------
     def events_to_register(self) -> set[str]:
