@@ -92,6 +92,8 @@ class Scoring(PreScorePlugin, ScorePlugin, ScoreExtensions):
         if parsed.error:
             # PreFilter rejects such pods first; reached only when PreFilter did not run.
             return Status.as_error(f"failed to parse pod: {parsed.error}")
+        if not has_constraints and not all_nodes:
+            return Status.skip()   # no pod with affinity anywhere: the scores would be empty
         objects = self.handle.objects
         preferred = [t.with_merged_namespaces(objects) for t in parsed.preferred_affinity]
         preferred_anti = [t.with_merged_namespaces(objects)
