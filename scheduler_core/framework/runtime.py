@@ -440,7 +440,7 @@ class Framework:
             # The usual case, every plugin on the columns: one range check and one weighted
             # sum over the plugins' rows (a numpy call per plugin and check costs more than
             # the arithmetic on a few hundred nodes); the loop below words an error.
-            scores = np.stack(normalized)
+            scores = np.array(normalized)   # (np.stack checks in Python what this does in C)
             if (np.minimum.reduce(scores, axis=None) >= MIN_NODE_SCORE
                     and np.maximum.reduce(scores, axis=None) <= MAX_NODE_SCORE):
                 return self._weights_of(plugins) @ scores, Status()
