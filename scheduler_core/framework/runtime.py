@@ -436,7 +436,8 @@ class Framework:
         totals = np.zeros(len(nodes), np.int64)
         if not nodes:
             return totals, Status()
-        if all(type(values) is np.ndarray and values.dtype == np.int64 for values in normalized):
+        if normalized and all(type(values) is np.ndarray and values.dtype == np.int64
+                              for values in normalized):
             # The usual case, every plugin on the columns: one range check and one weighted
             # sum over the plugins' rows (a numpy call per plugin and check costs more than
             # the arithmetic on a few hundred nodes); the loop below words an error.
