@@ -226,8 +226,8 @@ class Scheduler:
                     profile_signer(fwk, bool(self.extenders), self.features),
                     fwk.run_filter_plugins, lambda node: self.snapshot.get(node))
         first = next(iter(self.frameworks.values()))
-        # The QueueSort plugin's own Less (Framework.less only forwards to it): asked about
-        # twenty times per pop of a queue of thousands.
+        # The QueueSort plugin's own Less, as Go's QueueSortFunc hands it to the queue (no
+        # framework method in between: it is asked about twenty times per pop).
         self.queue = SchedulingQueue(
             first.queue_sort_plugin.less, self._pre_enqueue, lambda: self.clock,
             self.config.pod_initial_backoff_seconds, self.config.pod_max_backoff_seconds,

@@ -199,9 +199,6 @@ class Framework:
                 return status
         return None
 
-    def less(self, a, b) -> bool:
-        return self.queue_sort_plugin.less(a, b)
-
     def queue_sort_entry(self, head, runner_up, popped_from: str, before=()) -> dict:
         """QueueSort's trace entry: the comparison that put `head` ahead of the next pod;
         before: the pods still in activeQ it was popped ahead of, in queue order."""
