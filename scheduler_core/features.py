@@ -120,6 +120,7 @@ GANGS_WITH_GENERIC_WORKLOAD = 37
 MODELLED = frozenset({
     "DynamicResourceAllocation", "DRAAdminAccess", "DRAConsumableCapacity",
     "DRADeviceBindingConditions", "DRADeviceTaints", "DRAExtendedResource",
+    "DRAListTypeAttributes",
     "DRAPartitionableDevices", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus",
     "GangScheduling", "GenericWorkload", "NodeDeclaredFeatures",
     "NominatedNodeNameForExpectation", "OpportunisticBatching", "PodLevelResources",

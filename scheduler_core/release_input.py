@@ -140,9 +140,21 @@ def dropped_dra_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, st
     API server drops it on create (plugins/dynamicresources/gated.py): the first place it is
     set names it, the others are counted."""
     for row, places in disabled_fields(obj, gates.enabled):
-        drop(places)
+        drop(row, places)
         more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
-        yield places[0][0], gate_off_detail(row.what, row.gate, gates) + more
+        yield places[0][0], (kept_detail(row, gates) if row.kept else
+                             gate_off_detail(row.what, row.gate, gates)) + more
+
+
+def kept_detail(row, gates: FeatureGates) -> str:
+    """Why a field the scheduler reads behind its gate is not honoured at this release."""
+    if spec_at(row.gate, gates.minor) is None:
+        why = (f"{row.what} are not in kube-scheduler v{gates.release} (feature gate "
+               f"{row.gate} came later)")
+    else:
+        why = (f"{row.what} are not read: the {row.gate} feature gate is off in this run "
+               f"(v{gates.release}; --feature-gates {row.gate}=true turns it on)")
+    return f"{why}; {row.kept}"
 
 
 # Kinds served only under some releases and gates: each module's admit(obj, gates, where)

@@ -110,7 +110,10 @@ DEVICE_CLAIM = obj(
     constraints=array(obj(requests=STRINGS, matchAttribute=STRING, distinctAttribute=STRING)),
     config=array(obj(requests=STRINGS, opaque=obj(driver=STRING))),
 )
-_DEVICE_ATTRIBUTE = obj(string=STRING, version=STRING, int=INTEGER, bool=BOOLEAN)
+# ints, bools, strings and versions: list values (DRAListTypeAttributes, alpha in v1.36).
+_DEVICE_ATTRIBUTE = obj(string=STRING, version=STRING, int=INTEGER, bool=BOOLEAN,
+                        strings=array(STRING), versions=array(STRING), ints=array(INTEGER),
+                        bools=array(BOOLEAN))
 _COUNTERS = map_of(obj(value=QUANTITY))
 _REQUEST_POLICY = obj(default=QUANTITY, validValues=array(QUANTITY),
                       validRange=obj(min=QUANTITY, max=QUANTITY, step=QUANTITY))

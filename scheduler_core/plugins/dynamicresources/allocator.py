@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from ...labels import match_node_selector_terms
 from ...quantity import parse_quantity
 from . import capacity, counters, device_taints
-from .cel import CELError, attribute_value, compile_selector, device_variables
+from .cel import (
+    LIST_KINDS,
+    SCALAR_KINDS,
+    CELError,
+    attribute_value,
+    compile_selector,
+    device_variables,
+)
 from .objects import claim_key
 
 ALLOCATION_RESULTS_MAX_SIZE = 32
@@ -46,6 +53,7 @@ class Features:
     device_taints: bool = True           # DRADeviceTaints
     binding_conditions: bool = True      # DRADeviceBindingConditions (+ ResourceClaimDeviceStatus)
     consumable_capacity: bool = True     # DRAConsumableCapacity
+    list_type_attributes: bool = True    # DRAListTypeAttributes (alpha in v1.36)
     # Not a gate: v1.37's hint after a CEL "no such key" error (cel.EnhanceRuntimeError,
     # PR #136709).
     cel_error_hints: bool = True
@@ -93,89 +101,89 @@ class _Request:
 
 
 class _Constraint:
-    """A claim constraint over the devices of the requests it names (all when none)."""
+    """A claim constraint over the devices of the requests it names (all when none).
 
-    def __init__(self, attribute: str, requests):
-        self.attribute, self.requests = attribute, set(requests or [])
+    An attribute's values are a set of (kind, value): one for a scalar, each element for a
+    list value (DRAListTypeAttributes; `lists` says whether the run reads them), so that a
+    scalar and a list of the same kind compare element by element, as KEP-5491 has it."""
+
+    def __init__(self, attribute: str, requests, lists: bool):
+        self.attribute, self.requests, self.lists = attribute, set(requests or []), lists
+        # The values of each device taken, in order (a device allowing multiple allocations
+        # may be taken twice).
+        self.taken: list[tuple[tuple, frozenset]] = []
 
     def applies(self, base: str, sub: str) -> bool:
         if not self.requests:
             return True
         return base in self.requests or (bool(sub) and f"{base}/{sub}" in self.requests)
 
-
-class _MatchAttribute(_Constraint):
-    """matchAttributeConstraint: every device of the named requests shares the attribute."""
-
-    def __init__(self, attribute: str, requests):
-        super().__init__(attribute, requests)
-        self.value, self.count = None, 0
-
     def add(self, base: str, sub: str, device: dict, device_id: tuple) -> bool:
         if not self.applies(base, sub):
             return True
-        value = _lookup_attribute(device, device_id[0], self.attribute)
-        if value is None:
+        values = _lookup_attribute(device, device_id[0], self.attribute, self.lists)
+        if values is None or not self.allows([v for _, v in self.taken], values):
             return False
-        if self.count == 0:
-            self.value, self.count = value, 1
-            return True
-        if value != self.value:
-            return False
-        self.count += 1
+        self.taken.append((device_id, values))
         return True
 
     def remove(self, base: str, sub: str, device_id: tuple) -> None:
-        if self.applies(base, sub):
-            self.count -= 1
+        if not self.applies(base, sub):
+            return
+        last = max(i for i, (taken, _) in enumerate(self.taken) if taken == device_id)
+        del self.taken[last]
+
+
+class _MatchAttribute(_Constraint):
+    """matchAttributeConstraint: the devices of the named requests share the attribute: one
+    value common to all of them (with list values, a non-empty intersection of all, not only
+    of each pair: allocator_testing.go's "...-with-partially-common-elements")."""
+
+    def allows(self, taken: list[frozenset], values: frozenset) -> bool:
+        return bool(values.intersection(*taken))
 
 
 class _DistinctAttribute(_Constraint):
     """distinctAttributeConstraint (DRAConsumableCapacity): no two devices of the named
-    requests share the attribute's value."""
+    requests share a value of the attribute (with list values, disjoint lists)."""
 
-    def __init__(self, attribute: str, requests):
-        super().__init__(attribute, requests)
-        self.values: dict[tuple, tuple] = {}
-
-    def add(self, base: str, sub: str, device: dict, device_id: tuple) -> bool:
-        if not self.applies(base, sub):
-            return True
-        value = _lookup_attribute(device, device_id[0], self.attribute)
-        if value is None or value in self.values.values():
-            return False
-        self.values[device_id] = value
-        return True
-
-    def remove(self, base: str, sub: str, device_id: tuple) -> None:
-        if self.applies(base, sub):
-            self.values.pop(device_id, None)
+    def allows(self, taken: list[frozenset], values: frozenset) -> bool:
+        return not any(values & other for other in taken)
 
 
-def _constraint(claim: dict, index: int, spec: dict) -> _Constraint:
+def _constraint(claim: dict, index: int, spec: dict, lists: bool) -> _Constraint:
     if spec.get("matchAttribute"):
-        return _MatchAttribute(spec["matchAttribute"], spec.get("requests"))
+        return _MatchAttribute(spec["matchAttribute"], spec.get("requests"), lists)
     if spec.get("distinctAttribute"):
-        return _DistinctAttribute(spec["distinctAttribute"], spec.get("requests"))
+        return _DistinctAttribute(spec["distinctAttribute"], spec.get("requests"), lists)
     raise AllocationError(f"claim {claim_key(claim)}, constraint #{index}: empty constraint "
                           "(unsupported constraint type?)")
 
 
-def _lookup_attribute(device: dict, driver: str, name: str):
-    """The attribute's typed value, by its fully qualified name or by id in the driver's domain."""
+def _lookup_attribute(device: dict, driver: str, name: str, lists: bool):
+    """The attribute's values as a set of (kind, value), by its fully qualified name or by id
+    in the driver's domain; None without a value the run reads."""
     attributes = device.get("attributes") or {}
     if name in attributes:
-        return _typed(attributes[name])
+        return _typed(attributes[name], lists)
     domain, sep, ident = name.partition("/")
     if not sep or domain != driver or ident not in attributes:
         return None
-    return _typed(attributes[ident])
+    return _typed(attributes[ident], lists)
 
 
-def _typed(attr: dict):
-    kind = next((k for k in ("int", "bool", "string", "version") if k in (attr or {})), None)
-    return None if kind is None else (kind, str(attr[kind]) if kind == "version"
-                                      else attribute_value(attr))
+def _typed(attr: dict, lists: bool):
+    attr = attr or {}
+    kind = next((k for k in SCALAR_KINDS if k in attr), None)
+    if kind is not None:
+        # Versions compare as written (the allocator's matchAttribute compares the strings).
+        return frozenset([(kind, str(attr[kind]) if kind == "version"
+                           else attribute_value(attr))])
+    key = next((k for k in LIST_KINDS if attr.get(k)), None) if lists else None
+    if key is None:
+        return None
+    kind = LIST_KINDS[key]
+    return frozenset((kind, str(v) if kind == "version" else v) for v in attr[key])
 
 
 def node_matches(node: dict, node_name: str, all_nodes: bool, selector: dict | None) -> bool:
@@ -385,7 +393,7 @@ class _Run:
                                   f"{ALLOCATION_RESULTS_MAX_SIZE}")
         self.requests.append(requests)
         self.selected.append([0] * len(requests))
-        self.constraints.append([_constraint(claim, i, c)
+        self.constraints.append([_constraint(claim, i, c, self.features.list_type_attributes)
                                  for i, c in enumerate(devices.get("constraints") or [])])
 
     def _validate_request(self, index: int, claim: dict, exact: dict, name: str,
@@ -435,7 +443,8 @@ class _Run:
         if key in self.matches:
             return self.matches[key]
         try:
-            variables = (*device_variables(device, device_id[0]),
+            variables = (*device_variables(device, device_id[0],
+                                           self.features.list_type_attributes),
                          bool(device.get("allowMultipleAllocations")))
         except CELError as exc:
             variables = exc   # an error once a selector is evaluated on the device

@@ -160,15 +160,16 @@ def compile_selector(expression: str) -> Selector:
     return Selector(expression)
 
 
-def device_variables(device: dict, driver: str) -> tuple[dict, dict]:
+def device_variables(device: dict, driver: str, lists: bool = True) -> tuple[dict, dict]:
     """(attributes, capacity) of a ResourceSlice device as CEL sees them, by domain.
 
     An attribute without a value of a known type is an error, as in Go's DeviceMatches
-    (cel/compile.go: "attribute <name>: unsupported attribute value")."""
+    (cel/compile.go: "attribute <name>: unsupported attribute value"); so is a list value
+    (or an empty list) unless lists (DRAListTypeAttributes) is on, when it is a CEL list."""
     attributes: dict[str, dict] = {}
     for name, attr in (device.get("attributes") or {}).items():
         domain, ident = _split(name, driver)
-        value = attribute_value(attr or {})
+        value = attribute_value(attr or {}, lists)
         if value is None:
             raise CELError(f"attribute {name}: unsupported attribute value")
         attributes.setdefault(domain, {})[ident] = value
@@ -185,14 +186,25 @@ def _split(name: str, driver: str) -> tuple[str, str]:
     return (domain, ident) if sep else (driver, name)
 
 
-def attribute_value(attr: dict):
-    """A DeviceAttribute's one value (int, bool, string or version)."""
-    if "int" in attr:
-        return int(attr["int"])
-    if "bool" in attr:
-        return bool(attr["bool"])
-    if "string" in attr:
-        return str(attr["string"])
-    if "version" in attr:
-        return _semver(attr["version"])
+# A DeviceAttribute's scalar kinds, and the list kind of each (DRAListTypeAttributes:
+# k8s.io/api resource/v1 DeviceAttribute's ints, bools, strings and versions).
+SCALAR_KINDS = ("int", "bool", "string", "version")
+LIST_KINDS = {"ints": "int", "bools": "bool", "strings": "string", "versions": "version"}
+ATTRIBUTE_KINDS = (*SCALAR_KINDS, *LIST_KINDS)
+_CONVERT = {"int": int, "bool": bool, "string": str, "version": lambda v: _semver(v)}
+
+
+def attribute_value(attr: dict, lists: bool = True):
+    """A DeviceAttribute's value as CEL sees it: the one value (int, bool, string or
+    version), or with lists (DRAListTypeAttributes) a non-empty list of them; None for no
+    value of a known type (an empty list included, as Go's "non-empty list")."""
+    for kind in SCALAR_KINDS:
+        if kind in attr:
+            return _CONVERT[kind](attr[kind])
+    if not lists:
+        return None
+    for key, kind in LIST_KINDS.items():
+        values = attr.get(key)
+        if isinstance(values, list) and values:
+            return [_CONVERT[kind](v) for v in values]
     return None

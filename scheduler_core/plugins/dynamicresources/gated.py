@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .cel import LIST_KINDS
+
 Place = tuple[str, dict, str]    # the field's path, the mapping holding it, its key
 
 
@@ -19,6 +21,9 @@ class GatedDRAField:
     gate: str
     what: str
     find: Callable[[dict], Iterator[Place]]
+    # What the scheduler does with the field when it is kept (not dropped): for a field the
+    # scheduler itself reads behind the gate, rather than one the API server drops.
+    kept: str = ""
 
     def places(self, obj: dict) -> list[Place]:
         return list(self.find(obj)) if obj.get("kind") in self.kinds else []
@@ -64,6 +69,15 @@ def _request_policies(obj):
         for name, capacity in (device.get("capacity") or {}).items():
             if isinstance(capacity, dict) and capacity.get("requestPolicy"):
                 yield f"{path}.capacity[{name}].requestPolicy", capacity, "requestPolicy"
+
+
+def _list_attributes(obj):
+    """Each list value of a device attribute (ints, bools, strings, versions)."""
+    for path, device in _devices(obj):
+        for name, attr in (device.get("attributes") or {}).items():
+            for key in LIST_KINDS:
+                if isinstance(attr, dict) and key in attr:
+                    yield f"{path}.attributes[{name}].{key}", attr, key
 
 
 def _claim_spec(obj: dict) -> tuple[str, dict]:
@@ -129,6 +143,15 @@ ROWS = (
                                  "bindsToNode")),
     GatedDRAField(("DeviceClass",), "DRAExtendedResource", "extended resources backed by DRA",
                   _class_field("extendedResourceName")),
+    # The allocator's own gate (structured.Features.ListTypeAttributes): with it off, a list
+    # value is no value it knows (cel/compile.go "unsupported attribute value"), as
+    # allocator_testing.go's list-attributes-disabled-* cases have it. Kept, so that the run
+    # fails where kube-scheduler's would.
+    GatedDRAField(SLICE, "DRAListTypeAttributes", "list-valued device attributes (ints, "
+                  "bools, strings, versions)", _list_attributes,
+                  kept="the scheduler takes such an attribute as an unsupported attribute "
+                       "value: a CEL selector evaluated on the device fails, and a "
+                       "matchAttribute or distinctAttribute constraint on it never holds"),
 )
 
 
@@ -141,7 +164,10 @@ def disabled_fields(obj: dict, enabled: Callable[[str], bool]) -> Iterator[tuple
             yield row, places
 
 
-def drop(places: list[Place]) -> None:
-    """What the API server does to a field whose gate is off: it is not stored."""
+def drop(row: GatedDRAField, places: list[Place]) -> None:
+    """What the API server does to a field whose gate is off: it is not stored (unless the
+    row's field is one the scheduler reads behind its gate: `kept`)."""
+    if row.kept:
+        return
     for _, container, key in places:
         container.pop(key, None)

@@ -25,5 +25,6 @@ def allocator_features(handle) -> Features:
         binding_conditions=enabled(handle, "DRADeviceBindingConditions")
         and enabled(handle, "DRAResourceClaimDeviceStatus"),
         consumable_capacity=enabled(handle, "DRAConsumableCapacity"),
+        list_type_attributes=enabled(handle, "DRAListTypeAttributes"),
         cel_error_hints=release_at_least(handle, CEL_ERROR_HINTS_SINCE),
     )

@@ -24,7 +24,8 @@ CAPACITY_0, CAPACITY_1 = "capacity-0", "capacity-1"
 FEATURES = {"AdminAccess": "admin_access", "PrioritizedList": "prioritized_list",
             "PartitionableDevices": "partitionable_devices", "DeviceTaints": "device_taints",
             "DeviceBindingAndStatus": "binding_conditions",
-            "ConsumableCapacity": "consumable_capacity"}
+            "ConsumableCapacity": "consumable_capacity",
+            "ListTypeAttributes": "list_type_attributes"}
 
 
 def features(*names: str) -> Features:

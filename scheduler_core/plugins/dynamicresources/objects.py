@@ -14,7 +14,7 @@ import hashlib
 from ...errors import InputError
 from ...quantity import QuantityError, parse_quantity
 from ...validation import is_dns1123_subdomain
-from .cel import CELError, compile_selector
+from .cel import ATTRIBUTE_KINDS, CELError, compile_selector
 
 API_VERSION = "resource.k8s.io/v1"
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -174,7 +174,7 @@ def _check_slice(obj: dict, label: str) -> None:
             _fail(f'Duplicate value: "{name}"', label, f"{where}.name")
         seen.add(name)
         for attr_name, attr in (device.get("attributes") or {}).items():
-            kinds = [k for k in ("int", "bool", "string", "version") if k in (attr or {})]
+            kinds = [k for k in ATTRIBUTE_KINDS if k in (attr or {})]
             if len(kinds) != 1:
                 _fail("Invalid value: exactly one value must be specified", label,
                       f"{where}.attributes[{attr_name}]")

@@ -796,11 +796,97 @@ def typed(name, kind):
 TYPE_X = cel(f'device.attributes["{DRIVER_A}"].type == "X"')
 TYPE_Y = cel(f'device.attributes["{DRIVER_A}"].type == "Y"')
 FIVE = [claim("claim-0", exact(REQ0, CLASS_A, 5))]
-LIST_ATTRS = features("ConsumableCapacity")   # ListTypeAttributes: see SKIPPED
+# Go's Features for the list-attributes-* cases: matchAttribute ones name ListTypeAttributes
+# alone, distinctAttribute ones ConsumableCapacity too (its gate holds distinctAttribute).
+LIST_MATCH = features("ListTypeAttributes")
+LIST_ATTRS = features("ListTypeAttributes", "ConsumableCapacity")
 
 
 def strings(*values):
-    return {"stringAttribute": {"stringValues": list(values)}}
+    """{"stringAttribute": {StringValues: [...]}} (json "strings")."""
+    return {"stringAttribute": {"strings": list(values)}}
+
+
+def listed(name: str, *devices):
+    """One slice of device-1, device-2, ... each with its attribute `name` set to the value
+    given ({"strings": [...]}, {"string": ...}, ...)."""
+    return one_slice(*(device(f"device-{i}", None, {name: value})
+                       for i, value in enumerate(devices, 1)))
+
+
+def list_case(kind, attribute, want, *values, count=2, requests=None, error=None):
+    """Go's list-attributes cases: one claim of `count` devices from class-a under a
+    matchAttribute (kind "match") or distinctAttribute constraint on `attribute`."""
+    constraint = match(f"{DRIVER_A}/{attribute}") if kind == "match" else \
+        distinct(f"{DRIVER_A}/{attribute}")
+    return Case(LIST_MATCH if kind == "match" else LIST_ATTRS,
+                [claim("claim-0", *(requests or [exact(REQ0, CLASS_A, count)]),
+                       constraints=[constraint])],
+                [CLASS], [listed(attribute, *values)],
+                want=[[(REQ0, POOL_1, d) for d in want]] if want else None, error=error)
+
+
+S = "stringAttribute"
+BOTH = ("device-1", "device-2")
+FIRST_AND_THIRD = ("device-1", "device-3")
+LIST_CASES = {
+    "list-attributes-match-constaint-list-of-string-values-with-common-elements": list_case(
+        "match", S, BOTH, {"strings": ["value1", "value2", "value3"]},
+        {"strings": ["value2", "value3", "value4"]}),
+    # Each pair shares a value, the three do not: no allocation.
+    "list-attributes-match-constaint-list-of-string-values-with-partially-common-elements":
+        list_case("match", S, None, {"strings": ["value1", "value2"]},
+                  {"strings": ["value2", "value3"]}, {"strings": ["value3", "value1"]},
+                  count=3),
+    # Go names both requests req-0; the engine keys nothing by request name here.
+    "list-attributes-match-constaint-list-of-string-values-without-common-elements": list_case(
+        "match", S, None, {"strings": ["value1", "value2"]}, {"strings": ["value3", "value4"]},
+        requests=[exact(REQ0, CLASS_A, 1), exact(REQ0, CLASS_A, 1)]),
+    "list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-with-common-"
+    "elements": list_case("match", S, BOTH, {"string": "value1"},
+                          {"strings": ["value1", "value2"]}),
+    "list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-with-partially-"
+    "common-elements": list_case("match", S, None, {"string": "value1"},
+                                 {"strings": ["value1", "value2"]},
+                                 {"strings": ["value2", "value3"]}, count=3),
+    "list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-without-common-"
+    "elements": list_case("match", S, None, {"string": "value1"},
+                          {"strings": ["value2", "value3"]}),
+    "list-attributes-match-constaint-list-of-int-values-with-common-elements": list_case(
+        "match", "numa", BOTH, {"ints": [0, 1, 2]}, {"ints": [1, 2, 3]}),
+    "list-attributes-match-constaint-list-of-bool-values-with-common-elements": list_case(
+        "match", "boolAttribute", BOTH, {"bools": [True, False]}, {"bools": [True]}),
+    "list-attributes-match-constaint-list-of-version-values-with-common-elements": list_case(
+        "match", "driverVersion", BOTH, {"versions": ["1.0.0", "1.1.0", "2.0.0"]},
+        {"versions": ["1.1.0", "2.0.0", "2.1.0"]}),
+    # distinctAttribute: the lists taken must be disjoint.
+    "list-attributes-distinct-constraint-list-of-string-values-all-distinct": list_case(
+        "distinct", S, FIRST_AND_THIRD, {"strings": ["value1", "value2"]},
+        {"strings": ["value2", "value3"]}, {"strings": ["value3", "value4"]}),
+    "list-attributes-distinct-constraint-list-of-string-values-with-common-elements":
+        list_case("distinct", S, None, {"strings": ["value1", "value2", "value3"]},
+                  {"strings": ["value2", "value4", "value5"]}),
+    "list-attributes-distinct-constraint-mixed-scalar-and-list-all-distinct": list_case(
+        "distinct", S, FIRST_AND_THIRD, {"string": "value1"}, {"strings": ["value1", "value2"]},
+        {"strings": ["value2", "value3"]}),
+    "list-attributes-distinct-constraint-mixed-scalar-and-list-with-common-elements":
+        list_case("distinct", S, None, {"string": "value1"},
+                  {"strings": ["value1", "value2"]}),
+    "list-attributes-distinct-constraint-list-of-int-values-all-distinct": list_case(
+        "distinct", "numa", FIRST_AND_THIRD, {"ints": [0, 1]}, {"ints": [1, 2]},
+        {"ints": [2, 3]}),
+    "list-attributes-distinct-constraint-list-of-bool-values-all-distinct": list_case(
+        "distinct", "boolAttribute", FIRST_AND_THIRD, {"bools": [True]},
+        {"bools": [True, False]}, {"bools": [False]}),
+    "list-attributes-distinct-constraint-list-of-version-values-all-distinct": list_case(
+        "distinct", "driverVersion", FIRST_AND_THIRD, {"versions": ["1.0.0", "1.1.0"]},
+        {"versions": ["1.1.0", "2.0.0"]}, {"versions": ["2.0.0", "2.1.0"]}),
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=n) for n, c in LIST_CASES.items()])
+def test_list_type_attributes(case):
+    run_case(case)
 
 
 COMBINATION_CASES = {
@@ -851,7 +937,7 @@ COMBINATION_CASES = {
                (REQ1, "pool-2", "device-0", "driver-b"),
                (REQ1, "pool-2", "device-1", "driver-b")]]),
     "list-attributes-match-constaint-scalar-string-values": Case(
-        LIST_ATTRS, [claim("claim-0", exact(REQ0, CLASS_A, 2), constraints=[match(STRING_ATTR)])],
+        LIST_MATCH, [claim("claim-0", exact(REQ0, CLASS_A, 2), constraints=[match(STRING_ATTR)])],
         [CLASS], [one_slice(device("device-1", None, string_attr("value1")),
                             device("device-2", None, string_attr("value1")))],
         want=[[(REQ0, POOL_1, "device-1"), (REQ0, POOL_1, "device-2")]]),
@@ -873,21 +959,21 @@ COMBINATION_CASES = {
                             device("device-2", None, strings("value2", "value3", "value4")))],
         error="unsupported attribute value"),
     "list-attributes-disabled-distinct-constraint-with-lists": Case(
-        LIST_ATTRS, [claim("claim-0", exact(REQ0, CLASS_A, 2),
+        features("ConsumableCapacity"), [claim("claim-0", exact(REQ0, CLASS_A, 2),
                            constraints=[distinct(STRING_ATTR)])],
         [CLASS], [one_slice(device("device-1", None, strings("value1", "value2", "value3")),
                             device("device-2", None, strings("value2", "value3", "value4")))],
         error="unsupported attribute value"),
     # An empty list (or no value) is no supported value, with the feature on or off.
     "list-attributes-match-constaint-with-empty-or-unknown-type": Case(
-        LIST_ATTRS, [claim("claim-0", exact(REQ0, CLASS_A, 2), constraints=[match(STRING_ATTR)])],
+        LIST_MATCH, [claim("claim-0", exact(REQ0, CLASS_A, 2), constraints=[match(STRING_ATTR)])],
         [CLASS], [one_slice(device("device-1", None, {"stringAttribute": {}}),
                             device("device-2", None, strings()))],
         error="unsupported attribute value"),
     "list-attributes-distinct-constaint-with-empty-or-unknown-type": Case(
         LIST_ATTRS, [claim("claim-0", exact(REQ0, CLASS_A, 2),
                            constraints=[distinct(VERSION_ATTR)])],
-        [CLASS], [one_slice(device("device-1", None, {"driverVersion": {"versionValues": []}}),
+        [CLASS], [one_slice(device("device-1", None, {"driverVersion": {"versions": []}}),
                             device("device-2", None, {"driverVersion": {}}))],
         error="unsupported attribute value"),
 }
@@ -898,30 +984,9 @@ def test_combinations_and_scalar_list_attributes(case):
     run_case(case)
 
 
-LIST_REASON = ("DRAListTypeAttributes (alpha, off by default) is not modelled: the allocator "
-               "and CEL read one value per attribute, and a list value (stringValues, "
-               "intValues, boolValues, versionValues) is refused as an unsupported attribute "
-               "value, as Go does with the gate off")
 INTERRUPT_REASON = ("the engine's Allocate runs to its end: there is no context to cancel or "
                     "deadline to reach")
 SKIPPED = {
-    **{f"list-attributes-{name}": LIST_REASON for name in (
-        "match-constaint-list-of-string-values-with-common-elements",
-        "match-constaint-list-of-string-values-with-partially-common-elements",
-        "match-constaint-list-of-string-values-without-common-elements",
-        "match-constaint-mixed-scalar-and-list-of-string-values-with-common-elements",
-        "match-constaint-mixed-scalar-and-list-of-string-values-with-partially-common-elements",
-        "match-constaint-mixed-scalar-and-list-of-string-values-without-common-elements",
-        "match-constaint-list-of-int-values-with-common-elements",
-        "match-constaint-list-of-bool-values-with-common-elements",
-        "match-constaint-list-of-version-values-with-common-elements",
-        "distinct-constraint-list-of-string-values-all-distinct",
-        "distinct-constraint-list-of-string-values-with-common-elements",
-        "distinct-constraint-mixed-scalar-and-list-all-distinct",
-        "distinct-constraint-mixed-scalar-and-list-with-common-elements",
-        "distinct-constraint-list-of-int-values-all-distinct",
-        "distinct-constraint-list-of-bool-values-all-distinct",
-        "distinct-constraint-list-of-version-values-all-distinct")},
     **{f"interrupt/{name}": INTERRUPT_REASON for name in ("off", "timeout", "deadline",
                                                           "cancel")},
 }

@@ -66,3 +66,36 @@ def test_compile_errors(expression, message):
     with pytest.raises(CELError) as err:
         compile_selector(expression)
     assert str(err.value).startswith(message)
+
+
+# --- list values (DRAListTypeAttributes, KEP-5491): a CEL list of the attribute's kind ---------
+LISTED = {"name": "cpu-0", "attributes": {
+    "numaNodes": {"ints": [0, 1]}, "pcieRoots": {"strings": ["pci0000:00", "pci0000:40"]},
+    "driverVersions": {"versions": ["1.2.0", "2.0.1"]}, "flags": {"bools": [True]}}}
+
+
+@pytest.mark.parametrize("expression, want", [
+    pytest.param('1 in device.attributes["dra.example.com"].numaNodes', True, id="int in list"),
+    pytest.param('2 in device.attributes["dra.example.com"].numaNodes', False,
+                 id="int not in list"),
+    pytest.param('"pci0000:40" in device.attributes["dra.example.com"].pcieRoots', True,
+                 id="string in list"),
+    pytest.param('device.attributes["dra.example.com"].pcieRoots.size() == 2', True,
+                 id="size of a list"),
+    pytest.param('device.attributes["dra.example.com"].driverVersions.exists(v, '
+                 'v.isGreaterThan(semver("2.0.0")))', True, id="versions are semvers"),
+    pytest.param('device.attributes["dra.example.com"].flags.all(f, f)', True,
+                 id="bools"),
+])
+def test_list_values_are_cel_lists_with_the_gate_on(expression, want):
+    attributes, capacity = device_variables(LISTED, DRIVER, lists=True)
+    assert compile_selector(expression).matches(DRIVER, attributes, capacity) is want
+
+
+@pytest.mark.parametrize("attribute", [{"ints": [0, 1]}, {"strings": []}, {}])
+def test_a_list_value_with_the_gate_off_or_an_empty_list_is_unsupported(attribute):
+    """cel/compile.go: "attribute <name>: unsupported attribute value" (an empty list is no
+    value with the gate on too: KEP-5491's lists are non-empty)."""
+    dev = {"name": "d", "attributes": {"numaNodes": attribute}}
+    with pytest.raises(CELError, match="attribute numaNodes: unsupported attribute value"):
+        device_variables(dev, DRIVER, lists="ints" not in attribute)

@@ -60,8 +60,8 @@ def test_nothing_is_reported_while_the_gates_are_on():
 
 def test_dropping_removes_every_place_and_nothing_else():
     slice_ = copy.deepcopy(SLICE)
-    for _, places in disabled_fields(slice_, off("DRADeviceTaints", "DRAPartitionableDevices")):
-        drop(places)
+    for row, places in disabled_fields(slice_, off("DRADeviceTaints", "DRAPartitionableDevices")):
+        drop(row, places)
     assert "sharedCounters" not in slice_["spec"]
     assert slice_["spec"]["devices"][0] == {"name": "d0"}
     assert slice_["spec"]["devices"][1] == SLICE["spec"]["devices"][1]
@@ -71,3 +71,17 @@ def test_a_device_class_s_extended_resource_name_needs_its_gate():
     klass = {"kind": "DeviceClass", "spec": {"extendedResourceName": "example.com/gpu"}}
     assert paths(klass, off("DRAExtendedResource")) == {
         "DRAExtendedResource": ["spec.extendedResourceName"]}
+
+
+LISTED = {"kind": "ResourceSlice", "spec": {"devices": [
+    {"name": "d0", "attributes": {"numa": {"ints": [0, 1]}, "model": {"string": "a100"}}},
+    {"name": "d1", "attributes": {"pcieRoots": {"strings": ["pci0", "pci1"]}}}]}}
+
+
+def test_list_valued_attributes_are_found_and_kept_for_the_allocator_to_refuse():
+    slice_ = copy.deepcopy(LISTED)
+    [(row, places)] = list(disabled_fields(slice_, off("DRAListTypeAttributes")))
+    assert [p for p, _, _ in places] == ["spec.devices[0].attributes[numa].ints",
+                                         "spec.devices[1].attributes[pcieRoots].strings"]
+    drop(row, places)
+    assert slice_ == LISTED and row.kept

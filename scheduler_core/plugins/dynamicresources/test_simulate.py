@@ -203,3 +203,61 @@ def test_a_deleted_pod_gives_its_device_back_and_the_waiting_pod_binds(tmp_path)
     assert [(c["pod"], c["time"], c["outcome"]) for c in out["cycles"]] == [
         ("default/a", 0.0, "Bound"), ("default/b", 0.0, "Unschedulable"),
         ("default/b", 90.0, "Bound")]
+
+
+def numa_cluster(tmp_path: Path) -> Path:
+    """Two CPUs per node whose numaNodes are lists (KEP-5491's example): on node-1 they share
+    NUMA node 1, on node-2 none; the claim asks two CPUs matching on numaNodes."""
+    def cpu(name, numa):
+        return {"name": name, "attributes": {"numaNodes": {"ints": numa}}}
+    same_numa = {"matchAttribute": "cpu.example.com/numaNodes"}
+    claim = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "default"},
+             "spec": {"devices": {"requests": [request("cpus", "cpu", 2)],
+                                  "constraints": [same_numa]}}}
+    return write(tmp_path, make_node("node-1"), make_node("node-2"),
+                 device_class("cpu", 'device.driver == "cpu.example.com"'),
+                 resource_slice("s1", "node-1", "node-1", "cpu.example.com",
+                                cpu("cpu-0", [0, 1]), cpu("cpu-1", [1, 2])),
+                 resource_slice("s2", "node-2", "node-2", "cpu.example.com",
+                                cpu("cpu-0", [0]), cpu("cpu-1", [1])),
+                 claim, pod_with("p", resourceClaimName="c"))
+
+
+def test_list_attributes_match_on_a_common_element_with_the_gate_on(tmp_path):
+    done = simulate(numa_cluster(tmp_path), "--output", "json", "--release", "1.36",
+                    "--feature-gates", "DRAListTypeAttributes=true")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["bindings"] == {"default/p": "node-1"} and out["warnings"] == []
+
+
+def test_with_the_gate_off_list_attributes_are_warned_of_and_unsupported_as_in_go(tmp_path):
+    path = numa_cluster(tmp_path)
+    done = simulate(path, "--output", "json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["bindings"] == {"default/p": None}
+    assert cycle_of(out, "default/p")["message"].endswith(
+        "class cpu: selector #0: CEL runtime error: attribute numaNodes: unsupported attribute "
+        "value")
+    assert out["warnings"][:2] == [
+        f"{path}: document 4: ResourceSlice s1: field spec.devices[0].attributes[numaNodes].ints:"
+        " list-valued device attributes (ints, bools, strings, versions) are not read: the "
+        "DRAListTypeAttributes feature gate is off in this run (v1.37; --feature-gates "
+        "DRAListTypeAttributes=true turns it on); the scheduler takes such an attribute as an "
+        "unsupported attribute value: a CEL selector evaluated on the device fails, and a "
+        "matchAttribute or distinctAttribute constraint on it never holds (and 1 more)",
+        f"{path}: document 5: ResourceSlice s2: field spec.devices[0].attributes[numaNodes].ints:"
+        " list-valued device attributes (ints, bools, strings, versions) are not read: the "
+        "DRAListTypeAttributes feature gate is off in this run (v1.37; --feature-gates "
+        "DRAListTypeAttributes=true turns it on); the scheduler takes such an attribute as an "
+        "unsupported attribute value: a CEL selector evaluated on the device fails, and a "
+        "matchAttribute or distinctAttribute constraint on it never holds (and 1 more)"]
+    # v1.35's API has no list values: its decoder drops `ints` as an unknown field, and the
+    # attribute left without a value is refused, as that API server refuses it.
+    older = simulate(path, "--release", "1.35")
+    assert older.returncode == 2 and older.stdout == ""
+    assert older.stderr.splitlines()[-1] == (
+        f"error: {path}: ResourceSlice s1: field spec.devices[0].attributes[numaNodes]: Invalid "
+        "value: exactly one value must be specified")
