@@ -11,7 +11,8 @@ from operator import attrgetter, neg
 
 import numpy as np
 
-from .observe import CycleRecorder, Observer
+from .observe import CycleRecorder, Observer, TraceObserver, TraceRecorder
+from .tracecols import int_values
 
 _NAME = attrgetter("name")
 
@@ -165,3 +166,136 @@ class _EmittingRecorder(SummaryRecorder):
     def finish(self, outcome, node, message, time):
         super().finish(outcome, node, message, time)
         self._emit("cycle", self.data)
+
+
+class TracedSummaryObserver(TraceObserver):
+    """The trace and the live stream at once, one recorder per cycle (the web path's chunks):
+    each cycle's summary is read from its trace when it finishes, equal to what a
+    SummaryObserver beside the trace emits, without a second recorder taking every call and
+    a heap over every scored node for the top scores (at 5,000 nodes that second recorder
+    cost half as much as the trace)."""
+
+    def __init__(self, emit, tables=None):
+        super().__init__(tables)
+        self.emit = emit
+
+    def begin_cycle(self, index, time, pod, profile):
+        rec = _SummarizingRecorder(index, time, pod, profile, self.tables, self.emit)
+        self.cycles.append(rec)
+        return rec
+
+    queue_event = SummaryObserver.queue_event
+    pod_event = SummaryObserver.pod_event
+
+
+class _SummarizingRecorder(TraceRecorder):
+    """A TraceRecorder that emits its cycle's summary (SummaryRecorder's dict) on finish. It
+    keeps beside the trace what the trace shortens or leaves out: QueueSort's whole entry, the
+    extenders' rejections in call order, and the summary's own preemption, nominated node and
+    batch entries in call order."""
+
+    def __init__(self, index, time, pod, profile, tables, emit):
+        super().__init__(index, time, pod, profile, tables)
+        self._emit = emit
+        self._queue: dict = {}
+        self._extenders: list[str] = []
+        self._tail: dict = {}
+
+    def queue_points(self, queue_sort, pre_enqueue):
+        super().queue_points(queue_sort, pre_enqueue)
+        self._queue = {"queueSort": queue_sort, "preEnqueue": pre_enqueue}
+
+    def extender_filter(self, node_name, plugin, status, detail=None):
+        super().extender_filter(node_name, plugin, status, detail)
+        if status.is_rejected():
+            self._extenders.append(plugin)
+
+    def preemption(self, nominated_node, victims, detail):
+        super().preemption(nominated_node, victims, detail)
+        self._tail["preemption"] = {"nominatedNode": nominated_node, "victims": victims[:20]}
+
+    def nominated(self, node):
+        super().nominated(node)
+        self._tail["nominatedNodeName"] = node
+
+    def batch(self, entry):
+        super().batch(entry)
+        self._tail["batch"] = entry
+
+    def finish(self, outcome, node, message, time):
+        super().finish(outcome, node, message, time)
+        self._emit("cycle", self.summary(time))
+
+    def summary(self, end_time: float) -> dict:
+        data = self._data
+        return {"index": data["index"], "time": data["time"], "pod": data["pod"],
+                "profile": data["profile"], "outcome": data["outcome"], "node": data["node"],
+                "message": data["message"][:2000], "points": _points(data),
+                "filter": self._filter_counts(), "topScores": self._top_scores(),
+                **self._queue, **self._tail, "endTime": end_time}
+
+    def _filter_counts(self) -> dict:
+        """Feasible nodes and rejections per plugin, counted per shape of trail (a node
+        filtered twice counts twice, as in SummaryRecorder), plugins in first-rejection order."""
+        feasible, rejected = 0, {}
+        shapes = int_values(self._filter.shapes)
+        if shapes is not None and len(shapes):
+            counts = np.bincount(shapes)
+            used = np.flatnonzero(counts).tolist()
+            if len(used) > 1:   # in order of first use
+                used.sort(key=lambda sid: int(np.argmax(shapes == sid)))
+            for sid in used:
+                last = self.tables.shapes[sid][1]
+                if last is None:
+                    feasible += int(counts[sid])
+                else:
+                    rejected[last[0]] = rejected.get(last[0], 0) + int(counts[sid])
+        for plugin in self._extenders:   # after the Filter plugins, as the extenders run
+            feasible = max(0, feasible - 1)
+            rejected[plugin] = rejected.get(plugin, 0) + 1
+        return {"feasible": feasible, "rejected": rejected}
+
+    def _top_scores(self) -> list[dict]:
+        """SummaryRecorder.total_scores' top, from the columns: the highest totals, ties by
+        name (the names' ranks, Tables.ranks), without a Python step per node."""
+        if self._totals is None:
+            return []
+        names, ids, totals = self.tables.names, self._totals.ids, self._totals.totals
+        values = int_values(totals)
+        if values is None or len(values) <= TOP_SCORES:
+            top = heapq.nsmallest(TOP_SCORES, zip(map(neg, totals), (names[i] for i in ids)))
+            return [{"node": n, "score": -t} for t, n in top]
+        ranks = self.tables.ranks()[np.frombuffer(ids, np.int32)]
+        last = np.partition(values, len(values) - TOP_SCORES)[-TOP_SCORES]
+        # The at most TOP_SCORES - 1 totals above the last place, and the first of those tied
+        # at it by name: highest first, then by name.
+        at = np.concatenate([np.flatnonzero(values > last),
+                             _first(np.flatnonzero(values == last), ranks, TOP_SCORES)])
+        at = at[np.lexsort((ranks[at], -values[at]))][:TOP_SCORES]
+        return [{"node": names[ids[i]], "score": int(values[i])} for i in at.tolist()]
+
+
+def _first(rows: np.ndarray, ranks: np.ndarray, count: int) -> np.ndarray:
+    """The `count` rows of the lowest ranks (any order)."""
+    if len(rows) <= count:
+        return rows
+    return rows[np.argpartition(ranks[rows], count)[:count]]
+
+
+def _points(data: dict) -> dict:
+    """SummaryRecorder's `points` from the trace's entries: reasons cut to three."""
+    points = {}
+    for point in LIST_POINTS:
+        entries = data[point]
+        if entries:
+            points[point] = [_point(e) for e in entries]
+    return points
+
+
+def _point(e: dict) -> dict:
+    entry = {"plugin": e["plugin"], "code": e["code"]}
+    if e["reasons"]:
+        entry["reasons"] = e["reasons"][:3]
+    if "timeout" in e:
+        entry["timeout"] = e["timeout"]
+    return entry

@@ -79,7 +79,7 @@ def _narrowed(column: array) -> array:
     return _int_column_of_array(np.frombuffer(column, np.int32))
 
 
-def _ints(column) -> np.ndarray | None:
+def int_values(column) -> np.ndarray | None:
     """An integer column (array) as int64 numpy, None for a plain list (other values)."""
     if not isinstance(column, array):
         return None
@@ -126,6 +126,7 @@ class Tables:
         self.shapes: list[tuple] = []            # (passed plugins, last entry or None)
         self._shape_ids: dict[tuple, int] = {}
         self._row_ids: tuple[list, np.ndarray] | None = None
+        self._ranks = np.empty(0, np.int64)
         self._heads: dict[int, list[bytes]] = {}
         self._values: dict[tuple, dict] = {}
         self._dumped: dict[tuple[int, bytes], bytes] = {}
@@ -153,6 +154,15 @@ class Tables:
         if self._row_ids is None or self._row_ids[0] is not names:
             self._row_ids = (names, np.frombuffer(self.ids_of(names), np.int32))
         return self._row_ids[1]
+
+    def ranks(self) -> np.ndarray:
+        """Per name id, the name's place among the names sorted (as Python compares them),
+        sorted again only once names were added."""
+        if len(self._ranks) != len(self.names):
+            order = sorted(range(len(self.names)), key=self.names.__getitem__)
+            self._ranks = np.empty(len(order), np.int64)
+            self._ranks[order] = np.arange(len(order))
+        return self._ranks
 
     def shape_id(self, passed: tuple, last: tuple | None) -> int:
         """last: (plugin, code label, reasons tuple) of the entry that ended the trail."""
@@ -290,7 +300,7 @@ class FilterColumns:
 
     def chunks(self, tables: Tables, depth: int) -> list[bytes]:
         """The map's text `depth` deep, in pieces."""
-        names, shapes = _ints(self.names), _ints(self.shapes)
+        names, shapes = int_values(self.names), int_values(self.shapes)
         if self.extras or names is None or shapes is None:
             return [self._text(tables, depth).encode()]
         if len(names) and np.bincount(names).max() > 1:   # a node evaluated twice
@@ -388,7 +398,8 @@ class ScoreColumns:
                                       for i, r, n in zip(ids, raw, normalized)}, depth + 2))
             else:
                 parts += map_chunks(tables, ("score", weight, depth + 4),
-                                    _score_text(weight, depth + 4), _ints(ids), keys, depth + 2)
+                                    _score_text(weight, depth + 4), int_values(ids), keys,
+                                    depth + 2)
             parts.append(b",\n")
         parts[-1] = b"\n" + b" " * depth + b"}"
         return parts
@@ -403,7 +414,7 @@ def _score_keys(raw, normalized) -> np.ndarray | None:
     if not (isinstance(raw, array) and raw.typecode in _RAW_TYPES
             and isinstance(normalized, array) and normalized.typecode in _NORMALIZED_TYPES):
         return None
-    return (_ints(raw) << 16) + (_ints(normalized) + 2**15)
+    return (int_values(raw) << 16) + (int_values(normalized) + 2**15)
 
 
 def _score_text(weight: int, depth: int):
@@ -434,7 +445,7 @@ class TotalColumns:
 
     def chunks(self, tables: Tables, depth: int) -> list[bytes]:
         """The map's text `depth` deep, in pieces."""
-        totals = _ints(self.totals)
+        totals = int_values(self.totals)
         if totals is None:
             return [dump_bytes(self.to_dict(tables), depth)]
-        return map_chunks(tables, ("total", depth + 2), str, _ints(self.ids), totals, depth)
+        return map_chunks(tables, ("total", depth + 2), str, int_values(self.ids), totals, depth)

@@ -43,9 +43,8 @@ from playground.runs.sessions import (
     sessions,
 )
 from scheduler_core import tracepack
-from scheduler_core.observe import MultiObserver, TraceObserver
 from scheduler_core.session import RunSession
-from scheduler_core.stream import SummaryObserver, summarize
+from scheduler_core.stream import TracedSummaryObserver, summarize
 from scheduler_core.tracecols import Tables
 
 logger = logging.getLogger(__name__)
@@ -73,11 +72,11 @@ class _Collector:
 
     def __init__(self, before: dict[str, str | None], tables: Tables | None = None):
         self.before = before
-        self.trace = TraceObserver(tables)
         self.events: list[dict] = []
         self.summaries: list[dict] = []
         self.victims: list[dict] = []
-        self.observer = MultiObserver([self.trace, SummaryObserver(self._emit)])
+        # One recorder per cycle for both: the summaries are read from the traces.
+        self.trace = self.observer = TracedSummaryObserver(self._emit, tables)
 
     def _emit(self, kind: str, payload: dict) -> None:
         self.events.append({"kind": kind, **payload})
