@@ -13,6 +13,7 @@ import json
 import struct
 import zlib
 from array import array
+from operator import itemgetter
 
 import numpy as np
 import orjson
@@ -57,6 +58,38 @@ def _local(values: list, arrays: list) -> tuple[list, list[np.ndarray]]:
     return [values[i] for i in used], [lut[p] for p in parts]
 
 
+# A table is indexed by every id of the trace's tables: worth it while they are at most this
+# many times the first array's ids (a cycle's Filter visits a share of a cluster's nodes).
+_LUT_FROM_FIRST = 64
+
+
+def _local_names(values: list, arrays: list) -> tuple[list, list[np.ndarray]]:
+    """_local for node names: most often the Filter's visiting order is the order of first
+    use (_local_of_first), found without a Python step per node."""
+    parts = [np.asarray(a, dtype=np.int64) for a in arrays]
+    if len(parts[0]) and len(values) <= _LUT_FROM_FIRST * len(parts[0]):
+        found = _local_of_first(values, parts)
+        if found is not None:
+            return found
+    return _local(values, parts)
+
+
+def _local_of_first(values: list, parts: list[np.ndarray]) -> tuple | None:
+    """_local's answer when the first array holds each id once and every id of the others
+    (a cycle's Filter visits each node once, and scores and totals are over nodes it passed):
+    the first array's order is the order of first use. None otherwise."""
+    first = parts[0]
+    lut = np.full(len(values), -1, np.int64)
+    lut[first] = np.arange(len(first))
+    if np.count_nonzero(lut >= 0) != len(first):   # an id repeated
+        return None
+    local = [np.arange(len(first))] + [lut[p] for p in parts[1:]]
+    if any(len(p) and p.min() < 0 for p in local[1:]):   # an id the first does not hold
+        return None
+    used = first.tolist()
+    return (list(itemgetter(*used)(values)) if len(used) > 1 else [values[used[0]]]), local
+
+
 def pack(rec: TraceRecorder) -> bytes:
     """One recorded cycle as bytes (the recorder is read, not changed)."""
     tables, filt, score, totals = rec.tables, rec._filter, rec._score, rec._totals
@@ -70,7 +103,7 @@ def pack(rec: TraceRecorder) -> bytes:
         id_index[id(totals.ids)] = len(id_arrays)
         id_arrays.append(totals.ids)
     extra_ids = list(filt.extras)
-    names, (filter_names, extra_local, *score_ids) = _local(
+    names, (filter_names, extra_local, *score_ids) = _local_names(
         tables.names, [filt.names, array("i", extra_ids), *id_arrays])
     shapes, (shape_ids,) = _local(tables.shapes, [filt.shapes])
     tail = _Tail()
