@@ -266,20 +266,8 @@ class _SummarizingRecorder(TraceRecorder):
             top = heapq.nsmallest(TOP_SCORES, zip(map(neg, totals), (names[i] for i in ids)))
             return [{"node": n, "score": -t} for t, n in top]
         ranks = self.tables.ranks()[np.frombuffer(ids, np.int32)]
-        last = np.partition(values, len(values) - TOP_SCORES)[-TOP_SCORES]
-        # The at most TOP_SCORES - 1 totals above the last place, and the first of those tied
-        # at it by name: highest first, then by name.
-        at = np.concatenate([np.flatnonzero(values > last),
-                             _first(np.flatnonzero(values == last), ranks, TOP_SCORES)])
-        at = at[np.lexsort((ranks[at], -values[at]))][:TOP_SCORES]
-        return [{"node": names[ids[i]], "score": int(values[i])} for i in at.tolist()]
-
-
-def _first(rows: np.ndarray, ranks: np.ndarray, count: int) -> np.ndarray:
-    """The `count` rows of the lowest ranks (any order)."""
-    if len(rows) <= count:
-        return rows
-    return rows[np.argpartition(ranks[rows], count)[:count]]
+        top = np.lexsort((ranks, -values))[:TOP_SCORES]   # highest first, then by name
+        return [{"node": names[ids[i]], "score": int(values[i])} for i in top.tolist()]
 
 
 def _points(data: dict) -> dict:
