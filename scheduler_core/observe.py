@@ -256,7 +256,7 @@ class TraceRecorder(CycleRecorder):
 
     def finish(self, outcome, node, message, time):
         self._data.update(outcome=outcome, node=node, message=message)
-        self._filter.compact()
+        self._filter.compact(self.tables)
         self._score.release()
 
     def nbytes(self) -> int:

@@ -71,12 +71,23 @@ def _int_column_of_array(values: np.ndarray) -> array | list:
     return values.tolist()
 
 
-def _narrowed(column: array) -> array:
-    """An int32 column in the smallest type that holds it (read through numpy: no Python int
-    per value)."""
+def ids_column(values: np.ndarray, count: int) -> array:
+    """Ids known to lie in [0, count) in the smallest signed type that holds count - 1: no
+    pass over the values to find their bounds (int_column's, when count - 1 is among them)."""
+    for code, bound in _TYPECODES:
+        if count <= bound:
+            out = array(code)
+            out.frombytes(values.astype(np.dtype(code), copy=False).tobytes())
+            return out
+    raise ValueError(f"{count} ids do not fit in int64")
+
+
+def _narrowed(column: array, count: int) -> array:
+    """An int32 column of ids in [0, count) in the smallest type that holds count - 1 (read
+    through numpy: no Python int per value)."""
     if column.typecode != "i" or not column:
         return column
-    return _int_column_of_array(np.frombuffer(column, np.int32))
+    return ids_column(np.frombuffer(column, np.int32), count)
 
 
 def int_values(column) -> np.ndarray | None:
@@ -275,10 +286,12 @@ class FilterColumns:
         self.names.extend(name_ids)
         self.shapes.extend(shape_ids)
 
-    def compact(self) -> None:
+    def compact(self, tables: Tables) -> None:
         """Once the cycle's Filter is over: each column in the smallest integer type that holds
-        it (ids grow one append at a time, so they are collected as int32)."""
-        self.names, self.shapes = _narrowed(self.names), _narrowed(self.shapes)
+        the ids of the trace's tables (ids grow one append at a time, so they are collected as
+        int32)."""
+        self.names = _narrowed(self.names, len(tables.names))
+        self.shapes = _narrowed(self.shapes, len(tables.shapes))
 
     def nbytes(self) -> int:
         return column_bytes(self.names) + column_bytes(self.shapes) + sum(

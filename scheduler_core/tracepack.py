@@ -19,7 +19,14 @@ import numpy as np
 import orjson
 
 from .observe import TraceRecorder
-from .tracecols import FilterColumns, ScoreColumns, Tables, TotalColumns, int_column
+from .tracecols import (
+    FilterColumns,
+    ScoreColumns,
+    Tables,
+    TotalColumns,
+    ids_column,
+    int_column,
+)
 from .tracedetail import expand
 
 FORMAT = 1
@@ -42,6 +49,11 @@ class _Tail:
             return ["json", list(values)]
         self.parts.append(values.tobytes())
         return [values.typecode, len(values)]
+
+    def ids(self, values: np.ndarray, count: int) -> list:
+        """column() of local ids in [0, count), every one of them used by the cycle (so the
+        type that holds count - 1 is the smallest that holds them)."""
+        return self.column(ids_column(values, count))
 
 
 def _local(values: list, arrays: list) -> tuple[list, list[np.ndarray]]:
@@ -111,9 +123,9 @@ def pack(rec: TraceRecorder) -> bytes:
         "data": rec._data,
         "names": names,
         "shapes": shapes,
-        "filter": [tail.column(filter_names), tail.column(shape_ids)],
+        "filter": [tail.ids(filter_names, len(names)), tail.ids(shape_ids, len(shapes))],
         "extras": [[int(n), filt.extras[g]] for n, g in zip(extra_local.tolist(), extra_ids)],
-        "ids": [tail.column(ids) for ids in score_ids],
+        "ids": [tail.ids(ids, len(names)) for ids in score_ids],
         "score": [[plugin, weight, id_index[id(ids)], tail.column(raw),
                    tail.column(normalized), detail]
                   for plugin, weight, ids, raw, normalized, detail in score.plugins],
