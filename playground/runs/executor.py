@@ -33,7 +33,7 @@ from playground import tasking
 from playground.errors import connection_lost
 from playground.runs.lease import claim, heartbeat, lease_seconds, lock_row, release, renew
 from playground.runs.models import CycleRecord, Run, RunChunk, stored_trace
-from playground.runs.records import cycle_records_from_recorders
+from playground.runs.records import store_cycles
 from playground.runs.sessions import (
     OpenCycle,
     max_cycles,
@@ -52,7 +52,6 @@ logger = logging.getLogger(__name__)
 CHUNK_CYCLES = 500
 FIRST_CHUNK_SECONDS = 0.1   # a task's first chunk: the stream starts without waiting
 CHUNK_SECONDS = 1.0         # the longest chunk: a pause waits at most this long
-BULK_ROWS = 200             # CycleRecords per INSERT
 RECENT_CYCLES = 20          # cycle summaries kept on the run for a late joiner's snapshot
 MAX_QUEUE_EVENTS = 500      # per chunk; beyond that the stream gets queue sizes only
 ADVANCE_FROM = (Run.CREATED, Run.PAUSED, Run.RUNNING)
@@ -221,8 +220,7 @@ def _commit_chunk(run_id, holder, session, collector, target, limit,
             return None
         start = run.cycle_count
         recorders = collector.trace.cycles
-        CycleRecord.objects.bulk_create(cycle_records_from_recorders(run, recorders),
-                                        batch_size=BULK_ROWS, ignore_conflicts=True)
+        store_cycles(run_id, recorders)
         late = _finish_late(run_id, open_cycles)
         # A cycle still waiting on Permit has sent no summary: send the one it has so far.
         opened_recorders = [rec for rec in recorders if tracepack.fields(rec)["outcome"] is None]
