@@ -407,16 +407,17 @@ export { POINT_INDEX };
  * tried together, and the group's verdict decided whether this pod's placement was kept. */
 function podGroupBox(group) {
   if (!group) return null;
-  const lines = [el("p", "Pod group ", el("b", group.name), ` (scheduled together from cycle #${group.cycle}: `,
-    group.members.join(", "), `): ${group.result}`, group.message ? ` \u2014 ${group.message}` : ".")];
-  for (const call of group.placementFeasible || []) {
-    lines.push(el("p.small.muted", `PlacementFeasible ${call.plugin}: ${call.code}`,
-      call.reasons.length ? ` (${call.reasons.join(", ")})` : ` (${call.scheduled} scheduled, ${call.remaining} remaining)`));
-  }
+  const head = el("p.pod-group-head", "Pod group ", el("b", group.name),
+    ` (scheduled together from cycle #${group.cycle}: `, group.members.join(", "), "): ",
+    el("b", group.result), group.message ? ` \u2014 ${group.message}` : ".");
+  const calls = (group.placementFeasible || []).map((call) => el("li",
+    `PlacementFeasible ${call.plugin}: ${call.code}`,
+    call.reasons.length ? ` (${call.reasons.join(", ")})` : ` (${call.scheduled} scheduled, ${call.remaining} remaining)`));
   for (const call of group.permit || []) {
-    lines.push(el("p.small.muted", `Permit in the group's attempt, ${call.pod} on ${call.node}: ${call.code}`));
+    calls.push(el("li", `Permit in the group's attempt, ${call.pod} on ${call.node}: ${call.code}`,
+      call.reasons.length ? ` (${call.reasons.join(", ")})` : ""));
   }
-  return el("div.batch-box", lines);
+  return el("div.pod-group-box", head, calls.length ? el("ul.vol-list", calls) : null);
 }
 
 /** OpportunisticBatching (v1.35+, the cycle's `batch`): whether the previous cycle's ranking
