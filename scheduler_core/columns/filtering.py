@@ -78,6 +78,12 @@ def find_feasible(fwk, state, pod, cols, start: int, to_find: int, diagnosis, re
         else:
             visited = rows = np.arange(start, end) % size
         rejected = RejectedRows.none()
+    elif first is None and vectorized:
+        # Only the two-pass rows may reject: the others pass, no array over every node.
+        run_two_pass = _TwoPass(fwk, state, pod, cols, nominator, verdicts,
+                                np.full(size, NO_REJECTION, np.int32))
+        visited, rows, rejected = _search_two_pass_only(start, size, to_find, two_pass,
+                                                        run_two_pass)
     else:
         if first is None:
             first = np.full(size, NO_REJECTION, np.int32)
@@ -190,6 +196,26 @@ def _decide_two_pass(first, order, start, to_find, rows, run_two_pass) -> dict:
             first[row] = outcome[0]
             decided[row] = outcome
     return decided
+
+
+def _search_two_pass_only(start, size, to_find, rows, run_two_pass):
+    """_decide_two_pass and _search_vectorized where every other row passes: a two-pass row
+    is reached while fewer than to_find nodes before it are feasible, that is while its
+    position, less the rejected rows before it, is under to_find."""
+    reached, statuses, stops = [], [], []
+    for position, row in sorted(((row - start) % size, row) for row in rows):
+        if position - len(reached) >= to_find:
+            break
+        outcome = run_two_pass(row)
+        if outcome is not None:
+            reached.append(row)
+            stops.append(outcome[0])
+            statuses.append(outcome[1])
+    visited = np.arange(start, start + min(size, to_find + len(reached))) % size
+    rejected = np.array(reached, np.int64)
+    feasible = visited[~np.isin(visited, rejected)] if reached else visited.copy()
+    return visited, feasible, RejectedRows(rejected, np.array(stops, np.int32),
+                                           np.arange(len(statuses)), statuses)
 
 
 class FeasibleNodes(list):

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scheduler_core.columns.test_equivalence import nodes, pods, run
+from scheduler_core.testing import make_node, make_pod
 
 # Only Filter plugins decide: numFeasibleNodesToFind is then 1.
 FILTER_ONLY = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
@@ -70,4 +71,35 @@ def test_a_run_with_preemptions_and_nominations_is_the_same_on_both_paths(monkey
     node_list, manifests = drawn
     reference = run(monkeypatch, "reference", node_list, manifests, trace, config, seed=3)
     vector = run(monkeypatch, "vector", node_list, manifests, trace, config, seed=3)
+    assert vector == reference
+
+
+@st.composite
+def open_cluster(draw):
+    """Nodes with room for every pod and nothing else rejecting: only the pods nominated to
+    some of them (more important than most pending pods) can turn the incoming pod away, so
+    the columns search only those nodes twice (PreemptionAsync's cycles)."""
+    node_list = [make_node(f"n{i}", labels={"kubernetes.io/hostname": f"n{i}"})
+                 for i in range(draw(st.integers(2, 8)))]
+    names = [node["metadata"]["name"] for node in node_list]
+    manifests = [make_pod(f"p{i}", cpu=f"{draw(st.integers(0, 3000))}m",
+                          priority=draw(st.integers(0, 2)))
+                 for i in range(draw(st.integers(2, 10)))]
+    # Queued after the pods of their priority: those are scheduled while they are nominated.
+    for i in range(draw(st.integers(1, 6))):
+        manifests.append(make_pod(f"big{i}", cpu=f"{draw(st.integers(1000, 4000))}m",
+                                  priority=draw(st.integers(0, 2))))
+        manifests[-1]["status"] = {"nominatedNodeName": draw(st.sampled_from(names))}
+    return node_list, manifests
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(drawn=open_cluster(), config=st.sampled_from((None, FILTER_ONLY)), trace=st.booleans())
+def test_nodes_only_nominations_reject_are_searched_alike_on_both_paths(monkeypatch, drawn,
+                                                                       config, trace):
+    node_list, manifests = drawn
+    reference = run(monkeypatch, "reference", node_list, manifests, trace, config, seed=5)
+    vector = run(monkeypatch, "vector", node_list, manifests, trace, config, seed=5)
     assert vector == reference
