@@ -209,22 +209,6 @@ class NodeColumns:
                 np.array([v is None for v in values], bool).reshape(len(values)), [])
         return cached[0]
 
-    def domains(self, keys: tuple[str, ...]) -> tuple:
-        """label_classes(keys) over the nodes holding every key, for summing per topology
-        domain: (class id per row, labels per class, the rows holding every key, those rows'
-        class ids, and the classes among them in order of first appearance)."""
-        cached = self._label_classes.get(("domains", keys))
-        if cached is None:
-            class_ids, classes = self.label_classes(keys)
-            holding = np.array([all(k in labels for k in keys) for labels in classes], bool)
-            rows = np.flatnonzero(holding[class_ids]) if len(classes) else np.empty(0, np.int64)
-            row_classes = class_ids[rows]
-            present, first_row = np.unique(row_classes, return_index=True)
-            order = present[np.argsort(first_row, kind="stable")].tolist()
-            cached = (class_ids, classes, rows, row_classes, order)
-            self._label_classes[("domains", keys)] = cached
-        return cached
-
     def pod_counts(self, key: tuple, count) -> np.ndarray:
         """count(node_info) for every row, kept up to date as rows change: for the counts of
         matching pods PodTopologySpread sums per domain. `key` names what count counts."""

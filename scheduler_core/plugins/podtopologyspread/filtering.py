@@ -15,7 +15,7 @@ from .common import (
     nodes_with_all_topology_keys,
     required_node_affinity,
 )
-from .vector import critical_pair, domain_counts, filter_verdict, policy_domain_counts
+from .vector import filter_verdict, kept_domain_counts
 
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 MAX_INT32 = 2**31 - 1
@@ -167,14 +167,11 @@ class Filtering(PreFilterPlugin, PreFilterExtensions, FilterPlugin):
             return PreFilterState()
         affinity = required_node_affinity(pod)
         if cols is not None and all_nodes is cols.node_infos:
-            if any(c.honors_policies(affinity) for c in constraints):
-                counts, per_class, pairs = policy_domain_counts(cols, constraints, pod,
-                                                                affinity, self.counter)
-                s = self._state_from(pod, constraints, counts, pairs)
-                s.class_counts = per_class
-                return s
-            counts = domain_counts(cols, constraints, pod.namespace, self.counter)
-            return self._state_from(pod, constraints, counts, list(map(critical_pair, counts)))
+            counts, per_class, pairs = kept_domain_counts(cols, constraints, pod, affinity,
+                                                          self.counter)
+            s = self._state_from(pod, constraints, counts, pairs)
+            s.class_counts = per_class
+            return s
         counts: list[dict[str, int]] = [{} for _ in constraints]
         # Only nodes holding every topology key take part in spreading.
         eligible = nodes_with_all_topology_keys(all_nodes, constraints)

@@ -24,26 +24,9 @@ from .common import (
 )
 
 MAX_INT32 = 2**31 - 1
+MAX_INT64 = 2**63 - 1
+FEW_DOMAINS = 32   # up to this many, plain Python beats numpy's cost per call
 INVALID_SCORE = -1
-
-
-def domain_counts(cols, constraints, namespace: str, counter) -> list[dict[str, int]] | None:
-    """Per constraint, matching pods per topology value over the nodes holding every
-    constraint's key, in the order the values first appear in the node list."""
-    keys = tuple(sorted({c.topology_key for c in constraints}))
-    _, classes, rows, row_classes, order = cols.domains(keys)
-    out = []
-    for c in constraints:
-        counts = cols.pod_counts(("PodTopologySpread", namespace, c.selector_key),
-                                 lambda ni, c=c: counter.count(ni, c, namespace))
-        sums = np.bincount(row_classes, weights=counts[rows], minlength=len(classes)).tolist()
-        # Domains (classes of nodes alike under the keys) in first-appearance order.
-        tp_counts: dict[str, int] = {}
-        for cid in order:
-            value = classes[cid][c.topology_key]
-            tp_counts[value] = tp_counts.get(value, 0) + int(sums[cid])
-        out.append(tp_counts)
-    return out
 
 
 def filter_verdict(s, cols) -> Verdict:
@@ -65,12 +48,29 @@ def filter_verdict(s, cols) -> Verdict:
         missing = cols.class_lacks(keys, c.topology_key)
         kinds[open_ & missing] = 1
         kinds[open_ & ~missing & (skew > c.max_skew)] = 2
-    present = set(np.unique(kinds).tolist()) - {0}
+    present = set(kinds.tolist()) - {0}
     if not present:
         return Verdict.uniform(cols.size, None)
-    meaning = {1: (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_NODE_LABEL_NOT_MATCH,)),
-               2: (Code.UNSCHEDULABLE, (ERR_REASON_CONSTRAINTS_NOT_MATCH,))}
-    return Verdict(kinds.astype(np.int32)[class_ids], {k: meaning[k] for k in present})
+    return Verdict(_kinds_by_row(cols, keys, class_ids, kinds), {k: MEANING[k] for k in present})
+
+
+MEANING = {1: (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_NODE_LABEL_NOT_MATCH,)),
+           2: (Code.UNSCHEDULABLE, (ERR_REASON_CONSTRAINTS_NOT_MATCH,))}
+MAX_KINDS_KEPT = 64
+
+
+def _kinds_by_row(cols, keys, class_ids, kinds) -> np.ndarray:
+    """kinds (per class of label_classes(keys)) spread over the rows, read-only and kept per
+    pattern: a few domains give few patterns, and each costs a pass over every row."""
+    kept = cols.derived(("PodTopologySpread kinds", keys), lambda: [None, {}])
+    if kept[0] is not class_ids or len(kept[1]) >= MAX_KINDS_KEPT:
+        kept[0], kept[1] = class_ids, {}   # labels changed: new classes
+    pattern = kinds.tobytes()
+    by_row = kept[1].get(pattern)
+    if by_row is None:
+        by_row = kept[1][pattern] = kinds.astype(np.int32)[class_ids]
+        by_row.flags.writeable = False
+    return by_row
 
 
 def policy_mask(cols, c, pod, affinity) -> np.ndarray | None:
@@ -90,8 +90,12 @@ def policy_mask(cols, c, pod, affinity) -> np.ndarray | None:
 
 
 def _eligible(cols, constraints) -> np.ndarray:
+    """The rows holding every constraint's key (the columns' own array for a single key)."""
+    keys = {c.topology_key for c in constraints}
+    if len(keys) == 1:
+        return cols.has_label(keys.pop())
     eligible = np.ones(cols.size, bool)
-    for key in {c.topology_key for c in constraints}:
+    for key in keys:
         eligible &= cols.has_label(key)
     return eligible
 
@@ -123,14 +127,12 @@ class KeptDomains:
 
     def critical_pair(self) -> tuple[str, int, str, int] | None:
         """critical_pair(self.tp_counts), from the sums in domain order."""
-        if not len(self.order) or "" in self.tp_counts:
+        if len(self.order) <= FEW_DOMAINS or "" in self.tp_counts:
             return critical_pair(self.tp_counts)
         nums = self.sums[self.order]
         first = int(np.argmin(nums))   # the earliest of the smallest
         v0, n0 = self.values[int(self.order[first])], int(nums[first])
-        if len(nums) == 1:
-            return v0, n0, "", MAX_INT32
-        nums[first] = np.iinfo(np.int64).max
+        nums[first] = MAX_INT64
         second = int(np.argmin(nums))
         return v0, n0, self.values[int(self.order[second])], int(nums[second])
 
@@ -142,27 +144,43 @@ class KeptDomains:
         if self.version == cols.version:
             return
         changed = cols.changed_since(self.version)
-        if (member[changed] != self.member[changed]).any():
+        if member is not self.member and (member[changed] != self.member[changed]).any():
             self.__init__(cols, key, member, counts)
             return
-        delta = counts[changed] - self.row_counts[changed]
-        self.row_counts[changed] = counts[changed]
-        moved = (delta != 0) & member[changed]
-        for row, d in zip(changed[moved].tolist(), delta[moved].tolist()):
+        self.version = cols.version
+        if len(changed) > FEW_DOMAINS:
+            delta = counts[changed] - self.row_counts[changed]
+            self.row_counts[changed] = counts[changed]
+            moved = (delta != 0) & member[changed]
+            self._add(changed[moved].tolist(), delta[moved].tolist())
+            return
+        # A cycle changes a row or two: numpy's fixed cost per call would dominate.
+        rows, deltas = [], []
+        for row in changed.tolist():
+            d = int(counts[row]) - int(self.row_counts[row])
+            if d:
+                self.row_counts[row] = counts[row]
+                if member[row]:
+                    rows.append(row)
+                    deltas.append(d)
+        self._add(rows, deltas)
+
+    def _add(self, rows: list[int], deltas: list[int]) -> None:
+        for row, d in zip(rows, deltas):
             cid = self.class_ids[row]
             self.sums[cid] += d
             self.tp_counts[self.values[cid]] += d
-        self.version = cols.version
 
 
 def _tolerations_key(pod) -> str:
     return repr(pod.tolerations)
 
 
-def policy_domain_counts(cols, constraints, pod, affinity, counter):
+def kept_domain_counts(cols, constraints, pod, affinity, counter):
     """Per constraint, matching pods per topology value over the nodes holding every key and
     counting under the constraint's policies, in the order the values first appear; and,
-    the counts per class of label_classes((key,)), and the critical paths' pairs."""
+    the counts per class of label_classes((key,)), and the critical paths' pairs. Kept
+    across cycles (KeptDomains), except where node affinity is honoured."""
     eligible = _eligible(cols, constraints)
     keys = tuple(sorted({c.topology_key for c in constraints}))
     out, per_class, pairs = [], [], []
@@ -190,14 +208,18 @@ def critical_pair(tp_counts: dict[str, int]) -> tuple[str, int, str, int] | None
     when a value is "", which update() confuses with an empty slot: then it must run."""
     if "" in tp_counts:
         return None
-    if not tp_counts:
-        return "", MAX_INT32, "", MAX_INT32
-    values = list(tp_counts)
-    nums = np.fromiter(tp_counts.values(), np.int64, len(values))
-    first = np.argsort(nums, kind="stable")[:2].tolist()
-    if len(first) == 1:
-        return values[first[0]], int(nums[first[0]]), "", MAX_INT32
-    return values[first[0]], int(nums[first[0]]), values[first[1]], int(nums[first[1]])
+    if len(tp_counts) > FEW_DOMAINS:
+        values = list(tp_counts)
+        nums = np.fromiter(tp_counts.values(), np.int64, len(values))
+        first, second = np.argsort(nums, kind="stable")[:2].tolist()
+        return values[first], int(nums[first]), values[second], int(nums[second])
+    v0, n0, v1, n1 = "", MAX_INT32, "", MAX_INT32
+    for value, num in tp_counts.items():
+        if num < n0:
+            v0, n0, v1, n1 = value, num, v0, n0
+        elif num < n1:
+            v1, n1 = value, num
+    return v0, n0, v1, n1
 
 
 def add_domain_counts(cols, constraints, all_counts, namespace: str, counter,
