@@ -95,10 +95,23 @@ class _PodNodeAffinity:
                 self.preferred_error = aggregate(errors)
 
 
+# Pods alike (a DaemonSet's, a Deployment's) share one parse: what _PodNodeAffinity holds
+# depends on these two fields alone and is never changed once made.
+_BY_SHAPE: dict[str, _PodNodeAffinity] = {}
+MAX_SHAPES = 4096
+
+
 def _pod_node_affinity(pod: PodInfo) -> _PodNodeAffinity:
     parsed = pod.parsed.get(NAME)
     if parsed is None:
-        parsed = pod.parsed[NAME] = _PodNodeAffinity(pod.spec)
+        spec = pod.spec
+        shape = repr((spec.get("nodeSelector"), (spec.get("affinity") or {}).get("nodeAffinity")))
+        parsed = _BY_SHAPE.get(shape)
+        if parsed is None:
+            if len(_BY_SHAPE) >= MAX_SHAPES:
+                _BY_SHAPE.clear()
+            parsed = _BY_SHAPE[shape] = _PodNodeAffinity(spec)
+        pod.parsed[NAME] = parsed
     return parsed
 
 
