@@ -20,6 +20,7 @@ from ...framework.status import Code, Status
 from ...framework.types import Victims
 
 MAX_INT32 = 2**31 - 1
+MIN_CHUNK = 16   # nodes dry-run at once after the first chunk
 PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NO_CANDIDATE = "no candidate node for preemption"
 
@@ -204,8 +205,9 @@ class Evaluator:
         of the CycleState. Candidates that violate no PDB come first. Each list keeps at most
         `num_candidates`; the search stops once there is a non-violating candidate and the two
         lists hold `num_candidates` together, so it may look past `num_candidates` nodes to
-        find one that violates no PDB. Nodes are worked in chunks of `num_candidates`, so
-        that an interface deciding many nodes at once works about as many as are needed.
+        find one that violates no PDB. Nodes are worked in chunks, so that an interface
+        deciding many nodes at once works about as many as are needed: `num_candidates`
+        first, then as many as candidates are still missing (at least MIN_CHUNK).
         """
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
@@ -215,9 +217,10 @@ class Evaluator:
         # The interface may decide many nodes at once (None for a node: ask it alone).
         batch = getattr(self.interface, "victims_on_nodes", None)
         select_many = batch(state, pod, pdbs) if batch is not None else None
-        chunk = max(num_candidates, 1)
-        for first in range(0, n, chunk):
+        first, chunk = 0, max(num_candidates, 1)
+        while first < n:
             nodes = [potential_nodes[(offset + i) % n] for i in range(first, min(n, first + chunk))]
+            first += len(nodes)
             decided = select_many(nodes) if select_many is not None else [None] * len(nodes)
             for node, result in zip(nodes, decided):
                 if result is None:
@@ -236,6 +239,9 @@ class Evaluator:
                 if status.code == Code.ERROR:
                     errors.append(status.message())
                 statuses.set(node.name, status)
+            # A candidate or two short (a node with a nominated pod in the first chunk):
+            # another whole chunk would be mostly nodes the search never needs.
+            chunk = max(num_candidates - len(non_violating) - len(violating), MIN_CHUNK)
         return non_violating + violating, statuses, errors
 
     def _select_victims_alone(self, state, pod, node, pdbs):
