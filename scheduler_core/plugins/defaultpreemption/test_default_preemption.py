@@ -30,7 +30,13 @@ from ...scheduler import Scheduler
 from ...simulate import simulate
 from ...testing import make_node, make_pod
 from . import DETAIL_STATE_KEY, default_args, new, validate_args
-from .preemption import FIRST_CANDIDATE, ONLY_CANDIDATE, pick_one_node_for_preemption
+from .preemption import (
+    FIRST_CANDIDATE,
+    MIN_CHUNK,
+    ONLY_CANDIDATE,
+    Evaluator,
+    pick_one_node_for_preemption,
+)
 
 NEG, LOW, MID, HIGH, VERY_HIGH = -100, 0, 100, 1000, 10000
 SMALL = {"cpu": "100m", "memory": "100"}
@@ -538,6 +544,33 @@ def test_dry_run_orders_victims_by_importance_and_non_violating_candidates_first
         e.pre_filter(p), p, e.node_infos(), [pdb("foo", {"app": "foo"}, 0)], 1, 2)
     assert [(c.name, [v.name for v in c.victims.pods]) for c in got] == [
         ("node1", ["p1.3", "p1.2"]), ("node2", ["p2"])]
+
+
+class _DecidingInBatches:
+    """An interface that decides the dry run's nodes a list at a time, as the columns do:
+    every node gives one victim but those in `refused`."""
+
+    def __init__(self, refused: set[str]):
+        self.refused, self.asked = refused, []
+
+    def victims_on_nodes(self, state, pod, pdbs):
+        def select(nodes):
+            self.asked.append([n.name for n in nodes])
+            return [(None, 0, Status(Code.UNSCHEDULABLE, "no")) if n.name in self.refused
+                    else (["victim"], 0, Status()) for n in nodes]
+        return select
+
+
+def test_a_candidate_short_after_the_first_chunk_asks_for_a_small_chunk_not_another_whole():
+    nodes = [SimpleNamespace(name=f"node{i}") for i in range(40)]
+    interface = _DecidingInBatches({"node3"})
+    evaluator = Evaluator("DefaultPreemption", None, interface)
+    got, statuses, _ = evaluator.dry_run_preemption(CycleState(), None, nodes, [], 0, 10)
+    assert [c.name for c in got] == [f"node{i}" for i in (0, 1, 2, 4, 5, 6, 7, 8, 9, 10)]
+    assert list(statuses.items())[0][0] == "node3"
+    # numCandidates nodes first, then one candidate missing: MIN_CHUNK nodes, not ten.
+    assert interface.asked == [[f"node{i}" for i in range(10)],
+                               [f"node{i}" for i in range(10, 10 + MIN_CHUNK)]]
 
 
 # --- SelectVictimsOnNode -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ from scheduler_core.plugins.nodeaffinity.node_affinity import (
     ERR_REASON_CONFLICT,
     ERR_REASON_ENFORCED,
     ERR_REASON_POD,
+    _pod_node_affinity,
 )
 from scheduler_core.plugins.nodeaffinity.selector import (
     RequiredNodeAffinity,
@@ -490,3 +491,21 @@ MATCH_CASES = [
 @pytest.mark.parametrize("spec,labels,node_name,want", MATCH_CASES)
 def test_pod_matches_node_selector_and_affinity_terms(spec, labels, node_name, want):
     assert RequiredNodeAffinity(spec).matches(labels, node_name) is want
+
+
+DAEMONSET_AFFINITY = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+    "nodeSelectorTerms": [{"matchFields": [
+        {"key": "metadata.name", "operator": "In", "values": ["node-a"]}]}]}}}
+
+
+def test_pods_alike_share_one_parse_and_pods_that_differ_do_not():
+    first = _pod_node_affinity(pod_info(make_pod("d-1", affinity=DAEMONSET_AFFINITY)))
+    second = _pod_node_affinity(pod_info(make_pod("d-2", affinity=DAEMONSET_AFFINITY)))
+    assert first is second and first.node_names == {"node-a"}
+    # An empty nodeSelector still runs the Filter; no nodeSelector at all lets it skip.
+    empty = _pod_node_affinity(pod_info(make_pod("e", nodeSelector={})))
+    none = _pod_node_affinity(pod_info(make_pod("n")))
+    assert empty is not none
+    assert (empty.skippable, none.skippable) == (False, True)
+    other = _pod_node_affinity(pod_info(make_pod("o", nodeSelector={"disk": "ssd"})))
+    assert other.required.node_selector == {"disk": "ssd"}
