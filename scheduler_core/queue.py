@@ -101,6 +101,9 @@ class SchedulingQueue:
         self._seq = itertools.count()
         self.active: list[QueuedPodInfo] = []
         self.backoff: dict[str, QueuedPodInfo] = {}
+        # At most the earliest backoff expiry of the pods in backoffQ (a pod's does not change
+        # while it is there): until the clock passes it, no pod completes its backoff.
+        self._backoff_due = -math.inf
         self.unschedulable: dict[str, QueuedPodInfo] = {}
         self.in_flight: dict[str, QueuedPodInfo] = {}
         self.nominated: dict[str, str] = {}            # pod uid -> node name
@@ -135,6 +138,8 @@ class SchedulingQueue:
             heapq.heappush(self.active, qpi)
         elif queue == BACKOFF:
             self.backoff[qpi.pod.uid] = qpi
+            self._backoff_due = min(self._backoff_due, self.backoff_expiry(qpi)
+                                    if qpi.attempts else -math.inf)
         elif queue in (UNSCHEDULABLE, GATED):
             self.unschedulable[qpi.pod.uid] = qpi
         if self._events is not None:
@@ -252,11 +257,16 @@ class SchedulingQueue:
         return -1 if a.seq < b.seq else 1
 
     def flush_backoff_completed(self) -> None:
+        # The clock stands still while pods are scheduled: most pops find nothing completed.
+        if self._backoff_due >= _window(self._clock()):
+            return
         done = [q for q in self.backoff.values() if not self.is_backing_off(q)]
         for qpi in sorted(done, key=functools.cmp_to_key(self._backoff_order)):
             del self.backoff[qpi.pod.uid]
             qpi.last_move = {"event": BACKOFF_COMPLETE}
             self._place(qpi, ACTIVE)
+        self._backoff_due = min((self.backoff_expiry(q) if q.attempts else -math.inf
+                                 for q in self.backoff.values()), default=math.inf)
 
     def _pop_backoff(self) -> QueuedPodInfo | None:
         """popBackoff: the head of the (non-error) backoffQ, backing off or not."""

@@ -49,6 +49,37 @@ def test_backoff_duration_table():
     assert durations == [0.0, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
 
 
+def test_backoff_completes_when_the_clock_passes_each_pods_expiry_whatever_the_order_of_arrival():
+    now = [0.0]
+    q = SchedulingQueue(lambda a, b: a.seq < b.seq, lambda pod: None, lambda: now[0], 1, 10)
+
+    def fail(name: str, attempts: int):
+        qpi = q.add(pod_info(make_pod(name)))
+        assert q.pop() is qpi
+        qpi.attempts = attempts
+        q.add_unschedulable(qpi)   # no rejecting plugin: backoffQ
+        return qpi
+
+    late, early = fail("late", 3), fail("early", 1)   # backoff 4s, then 1s
+    q.flush_backoff_completed()
+    assert set(q.backoff) == {late.pod.uid, early.pod.uid}
+    for t, left in ((1.5, {late.pod.uid, early.pod.uid}), (2.0, {late.pod.uid}),
+                    (4.5, {late.pod.uid}), (5.0, set())):
+        now[0] = t
+        q.flush_backoff_completed()
+        assert set(q.backoff) == left, t
+    # Emptied, then a pod backs off again: it too completes when its time comes.
+    while (done := q.pop()) is not None:
+        q.done(done.pod.uid)
+    again = fail("again", 2)   # at 5.0, 2s
+    now[0] = 7.0
+    q.flush_backoff_completed()
+    assert set(q.backoff) == {again.pod.uid}
+    now[0] = 8.0
+    q.flush_backoff_completed()
+    assert not q.backoff
+
+
 def company_filter(events=None):
     """A Filter rejecting "waiter" while no node runs a pod; it reads the cycle's snapshot."""
     plugin = None
