@@ -202,19 +202,21 @@ def _search_two_pass_only(start, size, to_find, rows, run_two_pass):
     """_decide_two_pass and _search_vectorized where every other row passes: a two-pass row
     is reached while fewer than to_find nodes before it are feasible, that is while its
     position, less the rejected rows before it, is under to_find."""
-    reached, statuses, stops = [], [], []
+    reached, at, statuses, stops = [], [], [], []
     for position, row in sorted(((row - start) % size, row) for row in rows):
         if position - len(reached) >= to_find:
             break
         outcome = run_two_pass(row)
         if outcome is not None:
             reached.append(row)
+            at.append(position)
             stops.append(outcome[0])
             statuses.append(outcome[1])
     visited = np.arange(start, start + min(size, to_find + len(reached))) % size
-    rejected = np.array(reached, np.int64)
-    feasible = visited[~np.isin(visited, rejected)] if reached else visited.copy()
-    return visited, feasible, RejectedRows(rejected, np.array(stops, np.int32),
+    keep = np.ones(len(visited), bool)
+    keep[at] = False
+    feasible = visited[keep]
+    return visited, feasible, RejectedRows(np.array(reached, np.int64), np.array(stops, np.int32),
                                            np.arange(len(statuses)), statuses)
 
 
