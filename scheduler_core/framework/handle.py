@@ -46,15 +46,16 @@ class WatchedDict(dict):
         return super().setdefault(key, default)
 
 
-def _watched(name: str):
-    """A ClusterObjects attribute kept as a WatchedDict whatever dict it is given."""
+def _watched(name: str, generation: str = "_storage_generation"):
+    """A ClusterObjects attribute kept as a WatchedDict whatever dict it is given; replacing
+    it moves `generation` on."""
     attr = "_" + name
 
     def get(self):
         return getattr(self, attr)
 
     def put(self, value):
-        self._storage_generation = getattr(self, "_storage_generation", 0) + 1
+        setattr(self, generation, getattr(self, generation, 0) + 1)
         setattr(self, attr, value if isinstance(value, WatchedDict) else WatchedDict(value))
     return property(get, put)
 
@@ -64,12 +65,22 @@ class ClusterObjects:
 
     The storage objects (volumes, claims, classes, CSINodes) are WatchedDicts: their
     `storage_version` changes whenever one is written, replaced or, through
-    `storage_changed()`, edited in place."""
+    `storage_changed()`, edited in place. ResourceClaims likewise have `claims_version`
+    (`claims_changed()` for an edit in place)."""
 
     pvs = _watched("pvs")
     pvcs = _watched("pvcs")
     storage_classes = _watched("storage_classes")
     csinodes = _watched("csinodes")
+    resource_claims = _watched("resource_claims", "_claims_generation")
+
+    def claims_changed(self) -> None:
+        """A ResourceClaim was edited in place (its status: allocation, reservedFor)."""
+        self._claims_generation += 1
+
+    def claims_version(self) -> tuple:
+        """Changes whenever a ResourceClaim is added, replaced, removed or edited."""
+        return self._claims_generation, self._resource_claims.writes
 
     def storage_changed(self) -> None:
         """A volume or claim was edited in place (the binder's writes)."""
@@ -89,7 +100,7 @@ class ClusterObjects:
         self.storage_classes: dict[str, dict] = {}      # name -> StorageClass
         self.csinodes: dict[str, dict] = {}             # node name -> CSINode
         self.device_classes: dict[str, dict] = {}       # name -> DeviceClass
-        self.resource_claims: dict[str, dict] = {}      # "namespace/name" -> ResourceClaim
+        self.resource_claims = {}                       # "namespace/name" -> ResourceClaim
         self.resource_claim_templates: dict[str, dict] = {}  # "namespace/name" -> template
         self.resource_slices: list[dict] = []           # ResourceSlice manifests
         self.extra: dict[str, list[dict]] = {}          # other kinds plugins read (PodGroup, ...)

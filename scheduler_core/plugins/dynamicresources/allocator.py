@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ...labels import match_node_selector_terms
-from ...quantity import parse_quantity
 from . import capacity, counters, device_taints
+from .allocated import AllocatedState
 from .cel import (
     LIST_KINDS,
     SCALAR_KINDS,
@@ -25,6 +24,7 @@ from .cel import (
     device_variables,
 )
 from .objects import claim_key
+from .pools import Pool, SliceIndex, targets
 
 ALLOCATION_RESULTS_MAX_SIZE = 32
 
@@ -63,20 +63,6 @@ ALL_FEATURES = Features()
 
 
 @dataclass
-class Pool:
-    driver: str
-    name: str
-    slices: list[dict]                 # the newest generation's slices with devices for the node
-    incomplete: bool = False
-    invalid: bool = False
-    all_slices: list[dict] = field(default_factory=list)   # every slice of that generation
-
-    @property
-    def pool_id(self) -> str:
-        return f"{self.driver}/{self.name}"
-
-
-@dataclass
 class _Request:
     """A request, or one subrequest of a firstAvailable request (`parent` names the request)."""
     name: str
@@ -88,6 +74,7 @@ class _Request:
     tolerations: list = field(default_factory=list)
     capacity: dict | None = None       # capacity.requests
     num_devices: int = 0
+    capacity_key: str = ""             # the requests' text, for the capacity memo
     all_devices: list = field(default_factory=list)  # (id, device, slice, pool) for mode All
 
     @property
@@ -186,143 +173,25 @@ def _typed(attr: dict, lists: bool):
     return frozenset((kind, str(v) if kind == "version" else v) for v in attr[key])
 
 
-def node_matches(node: dict, node_name: str, all_nodes: bool, selector: dict | None) -> bool:
-    meta = node.get("metadata") or {}
-    if node_name:
-        return meta.get("name") == node_name
-    if all_nodes:
-        return True
-    if selector is not None:
-        return match_node_selector_terms(selector, meta.get("labels") or {}, meta.get("name", ""))
-    return False
-
-
-def _targets(node: dict, placement: dict) -> bool:
-    return node_matches(node, placement.get("nodeName", ""), bool(placement.get("allNodes")),
-                        placement.get("nodeSelector"))
-
-
-def _slice_targets(s: dict, node: dict, features: Features) -> bool:
-    """Whether the slice has devices for the node: by its own node selection, or (partitionable
-    devices' perDeviceNodeSelection) by any of its devices' selections."""
-    spec = s["spec"]
-    if spec.get("perDeviceNodeSelection"):
-        return features.partitionable_devices and any(
-            _targets(node, d) for d in spec.get("devices") or [])
-    return _targets(node, spec)
-
-
-def gather_pools(slices: list[dict], node: dict,
-                 features: Features = ALL_FEATURES) -> list[Pool]:
-    """GatherPools (pools_incubating.go): the pools with devices reachable from the node, in
-    order of first slice. Slices with sharedCounters always count (partitionable devices; with
-    the feature off they and perDeviceNodeSelection slices are ignored).
-
-    A pool is complete when its slices for the node number resourceSliceCount. Only when they
-    do not are the other nodes' slices looked at: a newer generation there makes the pool
-    obsolete (ignored), otherwise all slices of the generation decide completeness. A pool
-    whose devices repeat a name, or whose counter sets or counter consumption do not add up,
-    is invalid."""
-    pools: dict[tuple, list[dict]] = {}
-    for s in slices:
-        spec = s["spec"]
-        counters_slice = bool(spec.get("sharedCounters"))
-        if not features.partitionable_devices and (
-                spec.get("perDeviceNodeSelection") is not None or counters_slice):
-            continue
-        if counters_slice or _slice_targets(s, node, features):
-            _add_slice(pools, s)
-    out = []
-    for (driver, name), targeting in pools.items():
-        count = targeting[0]["spec"]["pool"]["resourceSliceCount"]
-        all_slices = targeting
-        if len(targeting) != count:
-            generation = _generation(targeting[0])
-            same_pool = [s for s in slices
-                         if (s["spec"]["driver"], s["spec"]["pool"]["name"]) == (driver, name)]
-            if any(_generation(s) > generation for s in same_pool):
-                continue   # obsolete: the driver is replacing this generation
-            all_slices = [s for s in same_pool if _generation(s) == generation]
-            if len(all_slices) != count:
-                out.append(Pool(driver, name, [], incomplete=True))
-                continue
-        out.append(_build_pool(driver, name, targeting, all_slices, features))
-    return out
-
-
-def _add_slice(pools: dict, s: dict) -> None:
-    """addSlice: a newer generation replaces the pool's slices, an older one is ignored."""
-    key = (s["spec"]["driver"], s["spec"]["pool"]["name"])
-    current = pools.get(key)
-    if current is None or _generation(s) > _generation(current[0]):
-        pools[key] = [s]
-    elif _generation(s) == _generation(current[0]):
-        current.append(s)
-
-
-def _build_pool(driver: str, name: str, targeting: list[dict], all_slices: list[dict],
-                features: Features) -> Pool:
-    """buildPool: the node's device slices, validated."""
-    partitionable = features.partitionable_devices
-    device_slices = [s for s in targeting
-                     if not (partitionable and s["spec"].get("sharedCounters"))]
-    pool = Pool(driver, name, device_slices, all_slices=all_slices)
-    names = [d["name"] for s in device_slices for d in s["spec"].get("devices") or []]
-    pool.invalid = len(names) != len(set(names))
-    if partitionable and not pool.invalid:
-        counter_sets = _counter_sets(targeting)
-        pool.invalid = counter_sets is None or not _consumption_valid(counter_sets, all_slices)
-    return pool
-
-
-def _counter_sets(pool_slices: list[dict]) -> dict[str, set] | None:
-    """getAndValidateCounterSets: counter set name -> its counters; None for a name twice."""
-    out: dict[str, set] = {}
-    for s in pool_slices:
-        for counter_set in s["spec"].get("sharedCounters") or []:
-            if counter_set.get("name") in out:
-                return None
-            out[counter_set.get("name")] = set(counter_set.get("counters") or {})
-    return out
-
-
-def _consumption_valid(counter_sets: dict[str, set], pool_slices: list[dict]) -> bool:
-    """validateDeviceCounterConsumption: every consumed counter exists in its counter set."""
-    for s in pool_slices:
-        for device in s["spec"].get("devices") or []:
-            for usage in device.get("consumesCounters") or []:
-                known = counter_sets.get(usage.get("counterSet"))
-                if known is None or not set(usage.get("counters") or {}) <= known:
-                    return False
-    return True
-
-
-def _generation(s: dict) -> int:
-    return s["spec"]["pool"].get("generation", 0)
-
-
-@dataclass
-class AllocatedState:
-    """What allocated claims hold (allocatedstate.go): devices in exclusive use, devices shared
-    by allocations with a shareID, and the capacity those consumed per device."""
-    devices: set = field(default_factory=set)
-    shared: set = field(default_factory=set)
-    capacity: dict = field(default_factory=dict)   # device id -> Consumed
-
-    def is_allocated(self, device_id: tuple) -> bool:
-        return device_id in self.devices or device_id in self.shared
-
-
 class Allocator:
-    """One per scheduling cycle: the classes, the slices, what is in use, the features on."""
+    """One per scheduling cycle (NewAllocator in PreFilter, Allocate per node in Filter): the
+    classes, the slices, what is in use, the features on.
 
-    def __init__(self, *, classes: dict[str, dict], slices: list[dict],
+    slices: a list, or the SliceIndex the plugin keeps while the slices do not change (its
+    pools per node and its per-device memo then serve every cycle)."""
+
+    def __init__(self, *, classes: dict[str, dict], slices: list[dict] | SliceIndex,
                  allocated: set[tuple] | AllocatedState, features: Features = ALL_FEATURES):
-        self.classes, self.slices, self.features = classes, slices, features
+        self.classes, self.features = classes, features
+        self.index = slices if isinstance(slices, SliceIndex) \
+            else SliceIndex(slices, features.partitionable_devices)
         self.state = allocated if isinstance(allocated, AllocatedState) \
             else AllocatedState(devices=set(allocated))
         # Per pool: the counters left after the allocated devices (the same for every node).
         self.counters: dict[tuple, counters.Counters] = {}
+        # Per claim (by identity, the claim kept alive): its requests' checks that do not
+        # depend on the node, done once for every node Filter visits.
+        self._prepared: dict[int, tuple[dict, list]] = {}
 
     def allocate(self, node: dict, claims: list[dict]) -> list[dict] | None:
         """One AllocationResult per claim, None when the node cannot satisfy them all."""
@@ -336,6 +205,60 @@ class Allocator:
                 lambda name: self.state.is_allocated((pool.driver, pool.name, name)))
         return self.counters[key]
 
+    def prepared(self, claim: dict) -> list:
+        """Per request: its alternatives, each a _Request or the error (type, message) its
+        checks give; or the request's own error. In the order Go checks them."""
+        entry = self._prepared.get(id(claim))
+        if entry is None:
+            entry = self._prepared[id(claim)] = (claim, self._prepare(claim))
+        return entry[1]
+
+    def _prepare(self, claim: dict) -> list:
+        out = []
+        for request in (claim["spec"].get("devices") or {}).get("requests") or []:
+            if not request.get("firstAvailable"):
+                out.append([self._request(claim, request["exactly"], request["name"])])
+            elif not self.features.prioritized_list:
+                out.append((AllocationError, f"claim {claim_key(claim)}, request "
+                            f"{request['name']}: has subrequests, but the DRAPrioritizedList "
+                            "feature is disabled"))
+            else:
+                out.append([self._request(claim, sub, sub["name"], request["name"])
+                            for sub in request["firstAvailable"]])
+        return out
+
+    def _request(self, claim: dict, exact: dict, name: str, parent: str = ""):
+        """validateDeviceRequest's node-independent part: a _Request, or (error type, message)."""
+        full = f"{parent}/{name}" if parent else name
+        if exact.get("capacity") and not self.features.consumable_capacity:
+            what = "subrequest" if parent else "request"
+            return (AllocationError, f"claim {claim_key(claim)}, {what} {name}: has capacity "
+                    "requests, but the DRAConsumableCapacity feature is disabled")
+        if exact.get("adminAccess") and not self.features.admin_access:
+            return (FailedOnNode, f"claim {claim_key(claim)}, request {full}: admin access is "
+                    "requested, but the feature is disabled")
+        klass = self.classes.get(exact["deviceClassName"])
+        if klass is None:
+            return (AllocationError,
+                    f"claim {claim_key(claim)}, request {full}: could not retrieve device class "
+                    f'{exact["deviceClassName"]}: deviceclass.resource.k8s.io '
+                    f'"{exact["deviceClassName"]}" not found')
+        data = _Request(name, parent, klass, exact.get("selectors") or [],
+                        exact["allocationMode"], bool(exact.get("adminAccess")),
+                        exact.get("tolerations") or [],
+                        (exact.get("capacity") or {}).get("requests"))
+        data.capacity_key = repr(data.capacity)
+        if data.mode == "ExactCount":
+            data.num_devices = exact["count"]
+        return data
+
+
+def _raise_if_error(entry):
+    if isinstance(entry, tuple):
+        error, message = entry
+        raise error(message)
+    return entry
+
 
 class _Run:
     """One Allocate call: the search state for one node."""
@@ -343,7 +266,7 @@ class _Run:
     def __init__(self, alloc: Allocator, node: dict, claims: list[dict]):
         self.a, self.node, self.claims = alloc, node, claims
         self.features = alloc.features
-        self.pools = gather_pools(alloc.slices, node, alloc.features)
+        self.pools = alloc.index.pools(node)
         # Per claim, per request: its alternatives (one, or the firstAvailable subrequests),
         # and the alternative the solution took.
         self.requests: list[list[list[_Request]]] = []
@@ -370,20 +293,12 @@ class _Run:
 
     # --- preparation ---------------------------------------------------------------------
     def _prepare(self, index: int, claim: dict) -> None:
-        devices = claim["spec"].get("devices") or {}
+        """The claim's requests for this node: the prepared checks in order, and for mode All
+        the node's devices."""
         requests, minimum = [], 0
-        for request in devices.get("requests") or []:
-            if request.get("firstAvailable"):
-                if not self.features.prioritized_list:
-                    raise AllocationError(
-                        f"claim {claim_key(claim)}, request {request['name']}: has "
-                        "subrequests, but the DRAPrioritizedList feature is disabled")
-                alternatives = [self._validate_request(index, claim, sub, sub["name"],
-                                                       request["name"])
-                                for sub in request["firstAvailable"]]
-            else:
-                alternatives = [self._validate_request(index, claim, request["exactly"],
-                                                       request["name"])]
+        for entry in self.a.prepared(claim):
+            alternatives = [self._for_node(index, claim, _raise_if_error(data))
+                            for data in _raise_if_error(entry)]
             requests.append(alternatives)
             # Only a lower bound for subrequests: which one is taken is not known yet.
             minimum += min(a.num_devices for a in alternatives)
@@ -393,37 +308,20 @@ class _Run:
                                   f"{ALLOCATION_RESULTS_MAX_SIZE}")
         self.requests.append(requests)
         self.selected.append([0] * len(requests))
+        devices = claim["spec"].get("devices") or {}
         self.constraints.append([_constraint(claim, i, c, self.features.list_type_attributes)
                                  for i, c in enumerate(devices.get("constraints") or [])])
 
-    def _validate_request(self, index: int, claim: dict, exact: dict, name: str,
-                          parent: str = "") -> _Request:
-        full = f"{parent}/{name}" if parent else name
-        if exact.get("capacity") and not self.features.consumable_capacity:
-            what = "subrequest" if parent else "request"
-            raise AllocationError(f"claim {claim_key(claim)}, {what} {name}: has capacity "
-                                  "requests, but the DRAConsumableCapacity feature is disabled")
-        if exact.get("adminAccess") and not self.features.admin_access:
-            raise FailedOnNode(f"claim {claim_key(claim)}, request {full}: admin access is "
-                               "requested, but the feature is disabled")
-        klass = self.a.classes.get(exact["deviceClassName"])
-        if klass is None:
-            raise AllocationError(
-                f"claim {claim_key(claim)}, request {full}: could not retrieve device class "
-                f'{exact["deviceClassName"]}: deviceclass.resource.k8s.io '
-                f'"{exact["deviceClassName"]}" not found')
-        data = _Request(name, parent, klass, exact.get("selectors") or [],
-                        exact["allocationMode"], bool(exact.get("adminAccess")),
-                        exact.get("tolerations") or [],
-                        (exact.get("capacity") or {}).get("requests"))
-        if data.mode == "ExactCount":
-            data.num_devices = exact["count"]
-            return data
+    def _for_node(self, index: int, claim: dict, template: _Request) -> _Request:
+        """An ExactCount request as prepared; an All one with the node's matching devices."""
+        if template.mode == "ExactCount":
+            return template
+        data = replace(template, all_devices=[])
         for pool in self.pools:
             state = "being updated" if pool.incomplete else "invalid" if pool.invalid else ""
             if state:
                 raise AllocationError(
-                    f"claim {claim_key(claim)}, request {name}: asks for all devices, but "
+                    f"claim {claim_key(claim)}, request {data.name}: asks for all devices, but "
                     f"resource pool {pool.pool_id} is currently {state}")
             for s in pool.slices:
                 for device in s["spec"].get("devices") or []:
@@ -442,43 +340,51 @@ class _Run:
         key = (device_id, index, data.full_name)
         if key in self.matches:
             return self.matches[key]
-        try:
-            variables = (*device_variables(device, device_id[0],
-                                           self.features.list_type_attributes),
-                         bool(device.get("allowMultipleAllocations")))
-        except CELError as exc:
-            variables = exc   # an error once a selector is evaluated on the device
         match = (self._node_allows(s, device)
                  and self._selectors_match(data.klass.get("spec", {}).get("selectors") or [],
-                                           device_id, variables,
+                                           device_id, device,
                                            f"class {data.klass['metadata']['name']}")
-                 and self._selectors_match(data.selectors, device_id, variables,
+                 and self._selectors_match(data.selectors, device_id, device,
                                            f"claim {claim_key(claim)}"))
         self.matches[key] = match
         return match
 
     def _node_allows(self, s: dict, device: dict) -> bool:
         """A device of a perDeviceNodeSelection slice must itself be reachable from the node."""
-        return not s["spec"].get("perDeviceNodeSelection") or _targets(self.node, device)
+        return not s["spec"].get("perDeviceNodeSelection") or targets(self.node, device)
 
-    def _selectors_match(self, selectors, device_id, variables: tuple, owner: str) -> bool:
-        """variables: the device's (attributes, capacities, allowMultipleAllocations), or the
-        CELError that building them gave."""
+    def _selectors_match(self, selectors, device_id, device: dict, owner: str) -> bool:
         for i, selector in enumerate(selectors):
             expression = selector["cel"]["expression"]
             try:
                 compiled = compile_selector(expression)
             except CELError as exc:
                 raise AllocationError(f"{owner}: selector #{i}: CEL compile error: {exc}") from exc
-            try:
-                if isinstance(variables, CELError):
-                    raise variables
-                if not compiled.matches(device_id[0], *variables):
-                    return False
-            except CELError as exc:
+            outcome = self._evaluate(compiled, device_id[0], device)
+            if isinstance(outcome, CELError):
                 raise AllocationError(f"{owner}: selector #{i}: CEL runtime error: "
-                                      f"{self._runtime_error(exc)}") from exc
+                                      f"{self._runtime_error(outcome)}") from outcome
+            if not outcome:
+                return False
         return True
+
+    def _evaluate(self, compiled, driver: str, device: dict):
+        """The selector on the device: True, False or the CELError it gives. Pure in the
+        expression and the device (and whether list values are read), so kept in the slice
+        index's memo for later nodes and cycles (Go keeps the compiled programs; the outcome is
+        the same)."""
+        lists = self.features.list_type_attributes
+        key = ("cel", compiled.expression, id(device), lists)
+        memo = self.a.index.memo
+        if key in memo:
+            return memo[key]
+        try:
+            outcome = compiled.matches(driver, *device_variables(device, driver, lists),
+                                       bool(device.get("allowMultipleAllocations")))
+        except CELError as exc:
+            outcome = exc
+        memo[key] = outcome
+        return outcome
 
     def _runtime_error(self, exc: CELError) -> str:
         """The selector's runtime error as the release words it (cel/errors.go from v1.37)."""
@@ -490,15 +396,29 @@ class _Run:
 
     def _capacity_fits(self, data: _Request, device: dict, device_id: tuple):
         """CmpRequestOverCapacity when the feature is on: what the request would consume
-        (an empty map when the feature is off), None when the device cannot give it."""
+        (an empty map when the feature is off), None when the device cannot give it. While
+        nothing consumes the device's capacity the outcome is pure in the request and the
+        device: kept in the slice index's memo."""
         if not self.features.consumable_capacity:
             return {}
-        try:
-            return capacity.fits(data.capacity, device, device_id[0],
-                                 self.a.state.capacity.get(device_id, {}),
-                                 self.allocating_capacity.get(device_id, {}))
-        except capacity.CapacityError as exc:
-            raise AllocationError(f"request {data.full_name}: {exc}") from exc
+        allocated = self.a.state.capacity.get(device_id, {})
+        allocating = self.allocating_capacity.get(device_id, {})
+        memo, key = self.a.index.memo, None
+        if not allocated and not allocating:
+            key = ("capacity", id(device), data.capacity_key)
+        if key in memo:
+            outcome = memo[key]
+        else:
+            try:
+                outcome = capacity.fits(data.capacity, device, device_id[0], allocated,
+                                        allocating)
+            except capacity.CapacityError as exc:
+                outcome = exc
+            if key is not None:
+                memo[key] = outcome
+        if isinstance(outcome, capacity.CapacityError):
+            raise AllocationError(f"request {data.full_name}: {outcome}") from outcome
+        return outcome
 
     def _multiple(self, device: dict) -> bool:
         return self.features.consumable_capacity and bool(device.get("allowMultipleAllocations"))
@@ -739,26 +659,6 @@ def _add_new(requirements: list[dict], into: list[dict]) -> None:
         if not any(e.get("key") == req.get("key") and e.get("operator") == req.get("operator")
                    and set(e.get("values") or []) == set(req.get("values") or []) for e in into):
             into.append(req)
-
-
-def allocated_state(claims) -> AllocatedState:
-    """What allocated claims hold; admin access does not count as use, a result with a shareID
-    (consumable capacity) shares its device and adds up its consumed capacity."""
-    state = AllocatedState()
-    for claim in claims:
-        allocation = (claim.get("status") or {}).get("allocation")
-        for result in ((allocation or {}).get("devices") or {}).get("results") or []:
-            if result.get("adminAccess"):
-                continue
-            device_id = (result["driver"], result["pool"], result["device"])
-            if result.get("shareID") is None:
-                state.devices.add(device_id)
-                continue
-            state.shared.add(device_id)
-            consumed = {capacity.qualified(name, result["driver"]): parse_quantity(value)
-                        for name, value in (result.get("consumedCapacity") or {}).items()}
-            capacity.add(state.capacity.setdefault(device_id, {}), consumed)
-    return state
 
 
 def share_id(claim: dict, request: str, device_id: tuple, index: int) -> str:

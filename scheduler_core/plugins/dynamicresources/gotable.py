@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ...quantity import parse_quantity
-from .allocator import AllocatedState, AllocationError, Allocator, Features
+from .allocated import AllocatedState
+from .allocator import AllocationError, Allocator, Features
 from .builders import local_to
 
 DRIVER_A, DRIVER_B, POOL_1, POOL_2 = "driver-a", "driver-b", "pool-1", "pool-2"

@@ -335,6 +335,8 @@ def release_claims(objects, pod: dict) -> list[tuple[dict, dict]]:
         if any(ref.get("controller") and ref.get("uid") == uid
                for ref in claim["metadata"].get("ownerReferences") or []):
             del objects.resource_claims[key]
+    if changes:
+        objects.claims_changed()
     return changes
 
 

@@ -32,17 +32,13 @@ from .. import names
 from ..helper import default_normalize_score, default_normalize_vector
 from . import binding, extended, queueing_hints, taint_rules
 from . import objects as obj
-from .allocator import (
-    AllocatedState,
-    AllocationError,
-    Allocator,
-    FailedOnNode,
-    Features,
-    allocated_state,
-)
+from .allocated import AllocatedDevices, AllocatedState, allocated_state
+from .allocator import AllocationError, Allocator, FailedOnNode, Features
 from .args import validate_args
 from .describe import device_details
 from .gates import allocator_features, enabled, release_at_least
+from .outcomes import NodeOutcomes, signature
+from .pools import SliceIndex
 from .scoring import ScoreError, compute_score
 
 NAME = names.DYNAMIC_RESOURCES
@@ -63,6 +59,8 @@ class _State(StateData):
         self.available_on: list[dict | None] = []   # allocation node selector per claim
         self.allocation: list[dict | None] = []     # set by Reserve, written by PreBind
         self.allocator: Allocator | None = None
+        self.signature: tuple | None = None        # what the claims ask (outcomes.py)
+        self.any_allocated = False                 # some claim is allocated already
         self.unavailable: set[int] = set()
         self.node_allocations: dict[str, list[dict]] = {}
         self.events: list[dict] = []                # what this cycle did, for the trace
@@ -99,18 +97,28 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         self.quiet_post_filter = release_at_least(handle, QUIET_POST_FILTER_SINCE)
         # inFlightAllocations: claim uid -> the claim as Reserve assumed it allocated.
         self.in_flight: dict[str, dict] = {}
-        self._patched: tuple[tuple, list[dict]] = ((), [])   # the tracker's patched slices
+        self.allocated = AllocatedDevices()
+        self.outcomes = NodeOutcomes()
+        # The slices indexed: as the tracker lists them, and as stored (for the trace).
+        self._indexed: tuple[tuple, SliceIndex | None, SliceIndex | None] = ((), None, None)
 
-    def _slices(self) -> list[dict]:
+    def _slices(self) -> SliceIndex:
         """The ResourceSlices as the tracker lists them: with the DeviceTaintRules' taints
-        (the loader keeps rules only while their gates are on), patched again when either
-        list changes."""
+        (the loader keeps rules only while their gates are on), patched and indexed again
+        when either list changes."""
         slices = self._objects.resource_slices
         rules = self._objects.extra.get(taint_rules.KIND) or []
         key = (id(slices), len(slices), *map(id, rules))   # a rule updated is a new object
-        if self._patched[0] != key:
-            self._patched = (key, taint_rules.apply_rules(slices, rules))
-        return self._patched[1]
+        if self._indexed[0] != key:
+            patched = taint_rules.apply_rules(slices, rules)
+            index = SliceIndex(patched, self.features.partitionable_devices)
+            stored = index if patched is slices else SliceIndex(slices)
+            self._indexed = (key, index, stored)
+        return self._indexed[1]
+
+    def _stored_slices(self) -> SliceIndex:
+        self._slices()
+        return self._indexed[2]
 
     @property
     def _objects(self):
@@ -142,11 +150,15 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             status = self._pre_filter_claim(s, pod, claim)
             if status is not None:
                 return None, status
-        if self._to_allocate_of(claims) or s.extended is not None:
-            s.allocator = Allocator(classes=self._objects.device_classes,
-                                    slices=self._slices(),
+        pending = self._to_allocate_of(claims)
+        if pending or s.extended is not None:
+            classes = self._objects.device_classes
+            s.allocator = Allocator(classes=classes, slices=self._slices(),
                                     allocated=self._allocated_state(), features=self.features)
+            if s.extended is None:
+                s.signature = signature(s.allocator.index, pending, classes)
         s.claims = claims
+        s.any_allocated = len(pending) < len(claims)
         return None, None
 
     def _pre_filter_claim(self, s: _State, pod, claim: dict) -> Status | None:
@@ -198,7 +210,10 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         return None
 
     def _allocated_state(self) -> AllocatedState:
-        """ListAllAllocatedDevices: allocated claims, plus allocations still in flight."""
+        """GatherAllocatedState: allocated claims (the tracker's), plus allocations still in
+        flight, which replace their claims."""
+        if not self.in_flight:
+            return self.allocated.state(self._objects)
         claims = [c for c in self._objects.resource_claims.values()
                   if obj.claim_uid(c) not in self.in_flight]
         return allocated_state(claims + list(self.in_flight.values()))
@@ -214,10 +229,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         if not s.claims and s.extended is None:
             return None
         node = node_info.node
-        unavailable = [i for i, selector in enumerate(s.available_on)
-                       if selector is not None and not match_node_selector_terms(
-                           selector, node_info.labels, node_info.name)]
-        unavailable += self._binding_unavailable(s, unavailable)
+        unavailable = self._unavailable(s, node_info) if s.any_allocated else []
         node_claim, mappings = None, []
         if s.extended is not None:
             status, node_claim, mappings = self._filter_extended(s, pod, node_info)
@@ -227,7 +239,9 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         if s.allocator is not None:
             pending = self._to_allocate_of(s.claims) + ([node_claim] if node_claim else [])
             try:
-                allocations = s.allocator.allocate(node, pending) if pending else []
+                allocations = self.outcomes.allocate(
+                    s.allocator, self.allocated, node, pending,
+                    s.signature if node_claim is None else None) if pending else []
             except FailedOnNode as exc:
                 return _unschedulable(str(exc))
             except AllocationError as exc:
@@ -242,6 +256,14 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 s.node_extended[node_info.name] = (node_claim, allocations.pop(), mappings)
             s.node_allocations[node_info.name] = allocations
         return None
+
+    def _unavailable(self, s: _State, node_info) -> list[int]:
+        """The allocated claims that cannot be used on the node: their allocation's node
+        selector does not match it, or their binding conditions failed."""
+        unavailable = [i for i, selector in enumerate(s.available_on)
+                       if selector is not None and not match_node_selector_terms(
+                           selector, node_info.labels, node_info.name)]
+        return unavailable + self._binding_unavailable(s, unavailable)
 
     def _binding_unavailable(self, s: _State, skipped: list[int]) -> list[int]:
         """The allocated claims whose binding conditions failed or timed out: PostFilter
@@ -288,9 +310,10 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             reserved = (claim.get("status") or {}).get("reservedFor") or []
             if not reserved or (len(reserved) == 1 and reserved[0].get("uid") == pod.uid):
                 old = copy.deepcopy(claim)
-                status = claim.setdefault("status", {})
-                for key in ("reservedFor", "allocation", "devices"):
-                    status.pop(key, None)
+                with self.allocated.editing(self._objects, obj.claim_key(claim)):
+                    status = claim.setdefault("status", {})
+                    for key in ("reservedFor", "allocation", "devices"):
+                        status.pop(key, None)
                 s.events.append({"claim": obj.claim_key(claim), "deallocated": True})
                 self._claim_updated(old, claim)
                 return None, Status.unschedulable("deallocation of ResourceClaim completed")
@@ -332,7 +355,8 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         for index, claim in enumerate(s.claims):
             if (claim.get("status") or {}).get("allocation") is not None:
                 continue
-            allocation = next(results)
+            # A copy: Filter's outcomes are kept for later cycles (outcomes.py).
+            allocation = copy.deepcopy(next(results))
             s.allocation[index] = allocation
             assumed = copy.deepcopy(claim)
             finalizers = assumed["metadata"].setdefault("finalizers", [])
@@ -357,6 +381,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
                 old = copy.deepcopy(claim)
                 status["reservedFor"] = [r for r in status["reservedFor"]
                                          if r.get("uid") != pod.uid]
+                self._objects.claims_changed()
                 s.events.append({"claim": obj.claim_key(claim), "unreserved": pod.key})
                 self._claim_updated(old, claim)
 
@@ -463,20 +488,21 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             if (claim.get("metadata") or {}).get("deletionTimestamp"):
                 return f"claim {key} got deleted in the meantime"
             status = claim.setdefault("status", {})
-            if allocation is not None:
-                if status.get("allocation") is not None:
-                    return f"claim {key} got allocated elsewhere in the meantime"
-                finalizers = claim["metadata"].setdefault("finalizers", [])
-                if obj.FINALIZER not in finalizers:
-                    finalizers.append(obj.FINALIZER)
-                status["allocation"] = allocation
-            status.setdefault("reservedFor", []).append(
-                {"resource": "pods", "name": pod.name, "uid": pod.uid})
-            if self.features.binding_conditions and \
-                    not status["allocation"].get("allocationTimestamp"):
-                # A copy: Reserve's allocation (the trace's) stays as the allocator gave it.
-                status["allocation"] = {**status["allocation"], "allocationTimestamp":
-                                        binding.timestamp(binding.wall_clock(self.handle))}
+            if allocation is not None and status.get("allocation") is not None:
+                return f"claim {key} got allocated elsewhere in the meantime"
+            with self.allocated.editing(self._objects, key):
+                if allocation is not None:
+                    finalizers = claim["metadata"].setdefault("finalizers", [])
+                    if obj.FINALIZER not in finalizers:
+                        finalizers.append(obj.FINALIZER)
+                    status["allocation"] = allocation
+                status.setdefault("reservedFor", []).append(
+                    {"resource": "pods", "name": pod.name, "uid": pod.uid})
+                if self.features.binding_conditions and \
+                        not status["allocation"].get("allocationTimestamp"):
+                    # A copy: Reserve's allocation (the trace's) stays as the allocator gave it.
+                    status["allocation"] = {**status["allocation"], "allocationTimestamp":
+                                            binding.timestamp(binding.wall_clock(self.handle))}
             s.events.append({"claim": key, "reservedFor": pod.key,
                              **({"allocation": allocation} if allocation is not None else {})})
             self._claim_updated(old, claim)
@@ -490,7 +516,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
         """Reserve's event: the allocation, and the taints, counters and capacities of the
         devices it took (describe.py)."""
         event = {"claim": obj.claim_key(claim), "allocation": allocation}
-        details = device_details(self._objects.resource_slices, allocation)
+        details = device_details(self._stored_slices(), allocation)
         if details:
             event["devices"] = details
         return event
@@ -544,9 +570,12 @@ class ScoringDynamicResources(DynamicResources, ScorePlugin, ScoreExtensions):
             return 0, Status.as_error(str(exc))
 
     def score_vector(self, state, pod, cols, rows):
-        """All zeros without claims (most pods); None scores node by node."""
+        """All zeros when no claim has a firstAvailable request (computeScore adds nothing
+        then: Filter gave every feasible node its allocations); None scores node by node."""
         s = _state(state)
-        if s is not None and not s.claims:
+        if s is not None and not any(request.get("firstAvailable") for claim in s.claims
+                                     for request in claim["spec"]["devices"].get("requests")
+                                     or []):
             return np.zeros(len(rows), np.int64)
         return None
 

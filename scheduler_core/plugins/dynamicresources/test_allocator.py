@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from .allocator import AllocationError, Allocator, allocated_state, gather_pools
+from .allocated import allocated_state
+from .allocator import AllocationError, Allocator
 from .builders import (
     CLASS_A,
     DRIVER_A,
@@ -23,6 +24,7 @@ from .builders import (
     resource_slice,
     result,
 )
+from .pools import gather_pools
 
 MATCH_DRIVER = f'device.driver == "{DRIVER_A}"'
 

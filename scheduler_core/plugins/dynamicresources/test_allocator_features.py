@@ -9,7 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from .allocator import AllocatedState, AllocationError, Allocator, Features, allocated_state
+from .allocated import AllocatedState, allocated_state
+from .allocator import AllocationError, Allocator, Features
 from .builders import claim, device_class, first_available, node, request, resource_slice
 
 DRIVER, POOL, CLASS = "driver-a", "pool-1", "class-a"
