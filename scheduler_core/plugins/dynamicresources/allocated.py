@@ -49,9 +49,13 @@ def _held(claim: dict) -> tuple[list[tuple], list[tuple]]:
 def allocated_state(claims) -> AllocatedState:
     """What allocated claims hold; a result with a shareID (consumable capacity) shares its
     device and adds up its consumed capacity."""
+    return _state_of(_held(claim) for claim in claims)
+
+
+def _state_of(held) -> AllocatedState:
+    """The state from each claim's _held."""
     state = AllocatedState()
-    for claim in claims:
-        exclusive, shared = _held(claim)
+    for exclusive, shared in held:
         state.devices.update(exclusive)
         for device_id, consumed in shared:
             state.shared.add(device_id)
@@ -88,12 +92,12 @@ class AllocatedDevices:
         return state is self._state
 
     def _rebuild(self, objects) -> None:
-        self._state = allocated_state(objects.resource_claims.values())
+        held = {key: _held(claim) for key, claim in objects.resource_claims.items()}
+        self._state = _state_of(held.values())
         self._handed_out = False
         self.epoch += 1
         self._holders, self._exclusive = {}, {}
-        for key, claim in objects.resource_claims.items():
-            exclusive, shared = _held(claim)
+        for key, (exclusive, shared) in held.items():
             self._exclusive[key] = None if shared else exclusive
             for device_id in exclusive:
                 self._holders[device_id] = self._holders.get(device_id, 0) + 1
