@@ -12,6 +12,7 @@ the gate). Add a row for a new gated field.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -137,13 +138,28 @@ def _checks_of(kind: str | None, minor: int) -> tuple[GatedField, ...]:
 
 def dropped_dra_fields(obj: dict, gates: FeatureGates) -> Iterator[tuple[str, str]]:
     """(field, why) for each DRA field behind a gate that is off, dropped from `obj` as the
-    API server drops it on create (plugins/dynamicresources/gated.py): the first place it is
-    set names it, the others are counted."""
+    API server drops it on create (plugins/dynamicresources/gated.py). Each field gets its own
+    line (a row such as binding conditions covers several: bindingConditions,
+    bindingFailureConditions, bindsToNode); the first place a field is set names it, its other
+    places (the same field in other devices or requests) are counted."""
     for row, places in disabled_fields(obj, gates.enabled):
         drop(row, places)
-        more = f" (and {len(places) - 1} more)" if len(places) > 1 else ""
-        yield places[0][0], (kept_detail(row, gates) if row.kept else
-                             gate_off_detail(row.what, row.gate, gates)) + more
+        detail = kept_detail(row, gates) if row.kept else gate_off_detail(row.what, row.gate,
+                                                                          gates)
+        for first, count in _by_field(places):
+            yield first, detail + (f" (and {count - 1} more)" if count > 1 else "")
+
+
+def _by_field(places) -> list[tuple[str, int]]:
+    """(the first path, how many places) per field, a field being the path without its list
+    indexes and map keys (spec.devices[0].taints and spec.devices[3].taints are one)."""
+    fields: dict[str, list] = {}
+    for path, _, _ in places:
+        fields.setdefault(_INDEXES.sub("", path), [path, 0])[1] += 1
+    return [(first, count) for first, count in fields.values()]
+
+
+_INDEXES = re.compile(r"\[[^]]*\]")
 
 
 def kept_detail(row, gates: FeatureGates) -> str:
