@@ -93,8 +93,12 @@ class PodGroupCycle:
         """The pod group scheduling algorithm: each member's result in self.members, the
         group's in self.status; every tentative place given back at the end."""
         error = self._scheduler_names_differ()
+        if not error:
+            self._skip_pods()
         if error:
             self.status = Status(Code.ERROR, error)
+        elif not self.queued:   # every member skipped: no attempt (scheduleOnePodGroup returns)
+            return
         elif self.minor >= 37:
             self._placement_feasible_algorithm()
         else:
@@ -117,6 +121,18 @@ class PodGroupCycle:
                         f".spec.schedulerName set, got: \"{q.pod.scheduler_name}\" and "
                         f"\"{first.scheduler_name}\"")
         return ""
+
+    def _skip_pods(self) -> None:
+        """skipPodGroupPodSchedule (schedule_one_podgroup.go, after the group is validated): a
+        member being deleted or already assumed is left out of the attempt and not put back,
+        only its in-flight record cleared (SchedulingQueue.Done)."""
+        kept = []
+        for qpi in self.queued:
+            if qpi.pod.terminating or qpi.pod.uid in self.s.cache.assumed:
+                self.s.queue.done(qpi.pod.uid)
+            else:
+                kept.append(qpi)
+        self.queued = kept
 
     def _permit_algorithm(self) -> None:
         """v1.36 podGroupSchedulingDefaultAlgorithm: feasible once some Permit says Success."""

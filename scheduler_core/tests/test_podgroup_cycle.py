@@ -363,3 +363,32 @@ def test_v136_pod_group_info_for_pod(in_queue, expected):
     cyc = PodGroupCycle(sched, popped["p1"])
     assert [q.pod.name for q in cyc.queued] == expected
     assert not sched.queue.unschedulable
+
+
+# --- v1.36 and v1.37: TestSkipPodGroupPodSchedule --------------------------------------------
+@pytest.mark.parametrize("release", ["1.36", "1.37"])
+def test_skip_pod_group_pod_schedule(release):
+    """p2 is being deleted and p3 already assumed: skipPodGroupPodSchedule leaves only p1 in
+    the attempt; the two are not put back in the queue, only their in-flight records end."""
+    plugin = fake_pod_group_plugin(ALL_FIT)
+    sched, cyc = pod_group_cycle(release, [plugin])
+    pods = {q.pod.name: q.pod for q in cyc.queued}
+    assert set(pods) == {"p1", "p2", "p3"}
+    pods["p2"].deletion_time = 0.0           # Terminating()
+    sched.cache.assume(pods["p3"], "node1")  # cache.AssumePod(p3)
+    cyc.algorithm()
+    assert [q.pod.name for q in cyc.queued] == ["p1"]
+    assert [m.qpi.pod.name for m in cyc.members] == ["p1"]
+    assert set(sched.queue.in_flight) == {"p1"}
+    assert sched.queue.pop() is None
+
+
+def test_a_group_whose_members_are_all_skipped_has_no_attempt():
+    """scheduleOnePodGroup returns when skipPodGroupPodSchedule leaves no pod: no member cycle."""
+    plugin = fake_pod_group_plugin(ALL_FIT)
+    sched, cyc = pod_group_cycle("1.37", [plugin])
+    for qpi in cyc.queued:
+        qpi.pod.deletion_time = 0.0
+    cyc.run()
+    assert cyc.queued == [] and cyc.members == []
+    assert not sched.queue.in_flight
