@@ -107,7 +107,10 @@ def run(docs, release="1.37", gates="", observer=None):
     return sched
 
 
-@pytest.mark.parametrize("release", ["1.34", "1.35", "1.36", "1.37"])
+RELEASES = ["1.34", "1.35", "1.36", "1.37"]
+
+
+@pytest.mark.parametrize("release", RELEASES)
 def test_a_pod_level_request_counts_in_full_in_every_release(release):
     sched = run([make_node("n1", cpu="1500m"), pod_level("a", "1", "500m"),
                  pod_level("b", "1", "500m")], release)
@@ -128,9 +131,11 @@ def test_with_the_gate_off_the_field_is_dropped_and_warned_of():
     assert len(sched.warnings) == 2 and "field spec.resources:" in sched.warnings[0]
 
 
-def test_a_running_pods_pod_level_request_fills_its_node():
+@pytest.mark.parametrize("release", RELEASES)
+def test_a_running_pods_pod_level_request_fills_its_node(release):
     sched = run([make_node("n1", cpu="1500m"),
-                 pod_level("running", "1", "100m", node_name="n1"), make_pod("new", cpu="600m")])
+                 pod_level("running", "1", "100m", node_name="n1"), make_pod("new", cpu="600m")],
+                release)
     assert sched.bindings == {"default/new": None}
 
 
@@ -153,13 +158,20 @@ def test_balanced_allocation_scores_the_pod_level_request(gates, want):
     assert {node: s["raw"] for node, s in scores.items()} == want
 
 
-def test_preemption_frees_the_pod_level_request_of_a_victim():
+@pytest.mark.parametrize("release", RELEASES)
+@pytest.mark.parametrize("preemptor_level", [False, True],
+                         ids=["a container request", "a pod-level request"])
+def test_preemption_frees_the_pod_level_request_of_a_victim(release, preemptor_level):
+    """The victim's pod-level 1 CPU is in the way; the preemptor asks 1 CPU in its container,
+    or at pod level over a 100m container (which alone would fit beside the victim)."""
     classes = [{"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
                 "metadata": {"name": n}, "value": v} for n, v in (("low", 1), ("high", 100))]
     victim = pod_level("victim", "1", "100m", node_name="n1", priorityClassName="low")
-    high = make_pod("high", cpu="1", priorityClassName="high")
+    high = (pod_level("high", "1", "100m", priorityClassName="high") if preemptor_level
+            else make_pod("high", cpu="1", priorityClassName="high"))
     trace = TraceObserver()
-    sched = run([*classes, make_node("n1", cpu="1500m"), victim, high], observer=trace)
+    sched = run([*classes, make_node("n1", cpu="1500m"), victim, high], release,
+                observer=trace)
     first = trace.to_list()[0]
     assert first["outcome"] == "Unschedulable"   # the victim's pod-level 1 CPU is in the way
     assert first["preemption"]["victims"] == ["default/victim"]
