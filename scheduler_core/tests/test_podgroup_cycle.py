@@ -392,3 +392,86 @@ def test_a_group_whose_members_are_all_skipped_has_no_attempt():
     cyc.run()
     assert cyc.queued == [] and cyc.members == []
     assert not sched.queue.in_flight
+
+
+# --- v1.37: TestValidatePodGroup, priority and preemption policy -----------------------------
+def _validated(group_spec, pods, scheduled=(), gates="GenericWorkload=true"):
+    """The group's verdict after v1.37 validatePodGroup: `pods` queued, `scheduled` bound on
+    node1, as {name: spec fields}; the profile is default-scheduler's."""
+    features = feature_gates("1.37", gates)
+    group = pod_group("1.37")
+    group["spec"].update(group_spec)
+    docs = [make_node("node1"), group]
+    for name, fields in [*pods.items(), *dict(scheduled).items()]:
+        docs.append(member(name))
+        docs[-1]["spec"].update(fields)
+        if name in dict(scheduled):
+            docs[-1]["spec"]["nodeName"] = "node1"
+    plugin = fake_pod_group_plugin({name: S for name in pods})
+    reg = registry(plugin)
+    sched = Scheduler(load_documents([("test.yaml", docs)], features=features),
+                      parse_configuration(configuration(profile(plugin.NAME)), reg,
+                                          features=features), registry=reg)
+    cyc = PodGroupCycle(sched, sched.queue.pop())
+    cyc.algorithm()
+    return cyc.status
+
+
+P10, NEVER, LOWER = {"priority": 10}, "Never", "PreemptLowerPriority"
+PG_KEY = '"podgroup/default/pg"'
+
+
+@pytest.mark.parametrize("group_spec, pods, scheduled, gates, error", [
+    pytest.param({"priority": 10}, {"p1": P10, "p2": P10}, (), "", None,
+                 id="success when priorities match"),
+    pytest.param({"priority": 10}, {"p1": {"priority": 9}, "p2": P10}, (), "",
+                 f'got 9 ("p1") and 10 ({PG_KEY})',
+                 id="failure when different priorities across pods"),
+    pytest.param({"priority": 9}, {"p1": P10, "p2": P10}, (), "",
+                 f'got 10 ("p1") and 9 ({PG_KEY})',
+                 id="failure when different priorities across pods and pod group"),
+    pytest.param({"priority": 10}, {"p1": P10}, [("p2", P10)], "", None,
+                 id="success when new pods match scheduled pods scheduler name and priority"),
+    pytest.param({"priority": 10}, {"p1": P10},
+                 [("p2", {**P10, "schedulerName": "sched2"})], "",
+                 'got: "sched2" ("p2") and "default-scheduler" ("p1")',
+                 id="failure when new pod has different scheduler name than scheduled pod"),
+    pytest.param({"priority": 10}, {"p1": P10}, [("p2", {"priority": 9})], "",
+                 f'got 9 ("p2") and 10 ({PG_KEY})',
+                 id="failure when new pod has different priority than scheduled pod"),
+    pytest.param({"preemptionPolicy": NEVER}, {"p1": {"preemptionPolicy": NEVER},
+                                               "p2": {"preemptionPolicy": NEVER}}, (),
+                 ",PodGroupPreemptionPolicy=true", None,
+                 id="success when preemption policies match"),
+    pytest.param({"preemptionPolicy": NEVER}, {"p1": {"preemptionPolicy": LOWER},
+                                               "p2": {"preemptionPolicy": NEVER}}, (),
+                 ",PodGroupPreemptionPolicy=true",
+                 f'preemption policy as the root pod group\'s preemption policy, got '
+                 f'PreemptLowerPriority ("p1") and Never ({PG_KEY})',
+                 id="failure when different preemption policies across pods"),
+    pytest.param({"preemptionPolicy": NEVER}, {"p1": {"preemptionPolicy": LOWER},
+                                               "p2": {"preemptionPolicy": LOWER}}, (),
+                 ",PodGroupPreemptionPolicy=true",
+                 f'got PreemptLowerPriority ("p1") and Never ({PG_KEY})',
+                 id="failure when different preemption policies across pods and pod group"),
+    pytest.param({"preemptionPolicy": NEVER}, {"p1": {"preemptionPolicy": LOWER},
+                                               "p2": {"preemptionPolicy": LOWER}}, (), "", None,
+                 id="success when preemption policies between pods and podgroup do not match "
+                    "but PodGroupPreemptionPolicy is disabled"),
+    pytest.param({"preemptionPolicy": NEVER}, {"p1": {"preemptionPolicy": LOWER},
+                                               "p2": {"preemptionPolicy": NEVER}}, (), "",
+                 'same preemption policy, got Never ("p2") and PreemptLowerPriority ("p1")',
+                 id="failure when preemption policies do not match across pods and "
+                    "PodGroupPreemptionPolicy is disabled"),
+])
+def test_v137_validate_pod_group(group_spec, pods, scheduled, gates, error):
+    """Go's cases with pods to evaluate and a profile for them (a cycle always has its popped
+    pod, and a pod naming no profile is never queued here). The queue sorts by priority, so
+    the first queued pod is the highest; Go's ForEachPodInfo order is the queued one too."""
+    status = _validated(group_spec, pods, scheduled, "GenericWorkload=true" + gates)
+    if error is None:
+        assert status.code != Code.ERROR, status.message()
+    else:
+        assert status.code == Code.ERROR
+        assert status.message().startswith("all pods in a pod group hierarchy should have")
+        assert error in status.message()

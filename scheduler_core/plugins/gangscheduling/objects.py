@@ -77,7 +77,9 @@ def policy_problems(obj: dict) -> list[tuple[str, str]]:
 # The pod group scheduling cycle itself is modelled (podgroup_cycle.py).
 _WORKLOAD_PREEMPTION = ("workload-aware preemption (the group's priority, preemption policy and "
                         "disruption mode weighed for the whole group) is not modelled: "
-                        "preemption here weighs each pod on its own priority; ignored")
+                        "preemption here weighs each pod on its own priority; only v1.37's "
+                        "check that the members share the group's priority (and, with "
+                        "PodGroupPreemptionPolicy, its preemption policy) reads it")
 UNMODELLED_POD_GROUP_FIELDS = (
     ("spec.schedulingConstraints", "topology-aware workload scheduling "
      "(TopologyAwareWorkloadScheduling: the group's placements over the topology key's "
