@@ -5,7 +5,6 @@ runtime; with no observer the recorder is None and nothing is recorded.
 """
 from __future__ import annotations
 
-import functools
 import json
 import os
 from array import array
@@ -18,6 +17,7 @@ from .tracecols import (
     Tables,
     TotalColumns,
     dump_bytes,
+    key_text,
     status_entry,
 )
 from .tracedetail import compact_candidates, compact_size, expand, expanded
@@ -138,7 +138,13 @@ class _MultiRecorder(CycleRecorder):
 
 
 def _entry(plugin, status, node=None, timeout=None, detail=None) -> dict:
-    entry = status.to_dict(plugin)
+    """A point's entry. Its reasons are a tuple (JSON writes it as the list it stands for):
+    an entry of strings and tuples only is one the garbage collector stops tracking, and a
+    trace keeps hundreds of thousands of them."""
+    if node is None and timeout is None and not detail:
+        return _plain_entry(plugin or status.plugin, status.code.label, tuple(status.reasons))
+    entry = {"plugin": plugin or status.plugin, "code": status.code.label,
+             "reasons": tuple(status.reasons)}
     if node is not None:
         entry["node"] = node
     if timeout is not None:
@@ -146,6 +152,23 @@ def _entry(plugin, status, node=None, timeout=None, detail=None) -> dict:
     if detail:
         entry["detail"] = detail
     return entry
+
+
+def _plain_entry(plugin: str, code: str, reasons: tuple) -> dict:
+    """An entry without node, timeout or detail: one dict per (plugin, code, reasons), shared
+    by the cycles that record it (most cycles' PreFilter, PreScore... entries are the same;
+    entries are read, never changed, once recorded)."""
+    key = (plugin, code, reasons)
+    entry = _PLAIN.get(key)
+    if entry is None:
+        if len(_PLAIN) >= _PLAIN_KEPT:
+            _PLAIN.clear()
+        entry = _PLAIN[key] = {"plugin": plugin, "code": code, "reasons": reasons}
+    return entry
+
+
+_PLAIN: dict[tuple, dict] = {}
+_PLAIN_KEPT = 4096
 
 
 _COLUMNAR = ("filter", "score", "totalScore")
@@ -188,8 +211,9 @@ class TraceRecorder(CycleRecorder):
 
     def queue_points(self, queue_sort, pre_enqueue):
         self._data["queueSort"] = {"plugin": queue_sort["plugin"],
-                                   "before": queue_sort["before"]}
-        self._data["preEnqueue"] = list(pre_enqueue)
+                                   "before": tuple(queue_sort["before"])}
+        self._data["preEnqueue"] = [_plain_entry(e["plugin"], e["code"], tuple(e["reasons"]))
+                                    if len(e) == 3 else e for e in pre_enqueue]
 
     def filter(self, node_name, trail):
         last = None
@@ -229,7 +253,9 @@ class TraceRecorder(CycleRecorder):
 
     def extender_filter(self, node_name, plugin, status, detail=None):
         nid = self.tables.name_id(node_name)
-        self._filter.extras.setdefault(nid, []).append(_entry(plugin, status, detail=detail))
+        # (reasons as a list: the filter map's dict hands its entries out as they are)
+        entry = {**_entry(plugin, status, detail=detail), "reasons": list(status.reasons)}
+        self._filter.extras.setdefault(nid, []).append(entry)
 
     def score(self, plugin, nodes, raw, normalized, weight, detail=None):
         self._score.add(self.tables, plugin, nodes, raw, normalized, weight, detail)
@@ -255,7 +281,13 @@ class TraceRecorder(CycleRecorder):
         self._data["podGroup"] = entry
 
     def finish(self, outcome, node, message, time):
-        self._data.update(outcome=outcome, node=node, message=message)
+        data = self._data
+        data.update(outcome=outcome, node=node, message=message)
+        # The entry lists as tuples: with entries of strings and tuples only, the collector
+        # stops tracking the cycle's parts (so its full passes do not walk every cycle kept).
+        for key, value in data.items():
+            if type(value) is list:
+                data[key] = tuple(value)
         self._filter.compact(self.tables)
         self._score.release()
 
@@ -275,7 +307,7 @@ class TraceRecorder(CycleRecorder):
         tables, depth = self.tables, indent + 2
         parts = [b"{\n"]
         for key, value in self._data.items():
-            parts.append(_key_text(key, depth))
+            parts.append(key_text(key, depth))
             if key == "filter":
                 parts += self._filter.chunks(tables, depth)
             elif key == "score":
@@ -289,11 +321,6 @@ class TraceRecorder(CycleRecorder):
             parts.append(b",\n")
         parts[-1] = b"\n" + b" " * indent + b"}"
         return parts
-
-
-@functools.cache
-def _key_text(key: str, depth: int) -> bytes:
-    return f"{' ' * depth}{json.dumps(key)}: ".encode()
 
 
 class TraceObserver(Observer):

@@ -108,7 +108,7 @@ def summarize(trace: dict, end_time: float | None = None) -> dict:
         for e in trace.get(point) or []:
             entry = {"plugin": e["plugin"], "code": e["code"]}
             if e.get("reasons"):
-                entry["reasons"] = e["reasons"][:3]
+                entry["reasons"] = list(e["reasons"][:3])   # (the trace keeps them as a tuple)
             if e.get("timeout") is not None:
                 entry["timeout"] = e["timeout"]
             points.setdefault(point, []).append(entry)
@@ -283,7 +283,7 @@ def _points(data: dict) -> dict:
 def _point(e: dict) -> dict:
     entry = {"plugin": e["plugin"], "code": e["code"]}
     if e["reasons"]:
-        entry["reasons"] = e["reasons"][:3]
+        entry["reasons"] = list(e["reasons"][:3])   # (the trace keeps them as a tuple)
     if "timeout" in e:
         entry["timeout"] = e["timeout"]
     return entry

@@ -8,9 +8,10 @@ rendered once per name and per shape instead of re-encoding every cycle.
 """
 from __future__ import annotations
 
+import functools
 import json
 from array import array
-from operator import add, attrgetter
+from operator import attrgetter
 
 import numpy as np
 import orjson
@@ -30,6 +31,12 @@ def dump_at(value, depth: int) -> str:
 def dump_bytes(value, depth: int) -> bytes:
     """dump_at as bytes (json.dumps escapes every non-ASCII character: the text is ASCII)."""
     return dump_at(value, depth).encode()
+
+
+@functools.cache
+def key_text(key: str, depth: int) -> bytes:
+    """A key of an object `depth` deep, as json.dumps(..., indent=2) prints it."""
+    return f"{' ' * depth}{json.dumps(key)}: ".encode()
 
 
 def column_bytes(values) -> int:
@@ -98,33 +105,42 @@ def int_values(column) -> np.ndarray | None:
 
 
 def map_chunks(tables: Tables, kind: tuple, make, ids: np.ndarray, keys: np.ndarray,
-               depth: int) -> list[bytes]:
-    """A JSON object `depth` deep, as pieces of text: per node, its name as a key then the
-    text of its key (make(key) the first time, kept for the trace as kind's).
+               depth: int, slot=None) -> list:
+    """A JSON object `depth` deep, as pieces of text (bytes, or memoryviews of text kept for
+    the trace): per node, its name as a key then the text of its key (make(key) the first
+    time, kept for the trace as kind's).
 
     Runs of consecutive ids with one key (nodes visited in row order, scored alike) are each
-    one join over a slice of the names, kept across cycles when long; otherwise one piece per
-    node. No Python frame per node."""
+    a slice of text kept for the trace (Tables.runs); a map of many short runs is joined from
+    per-node pieces kept per slot (Tables.nodes: the map's name, e.g. its plugin). No Python
+    frame per node."""
     if not len(ids):
         return [b"{}"]
-    heads, texts = tables.heads(depth + 2), tables.values(kind)
-    key_list = keys.tolist()
-    for key in set(key_list).difference(texts):
-        texts[key] = make(key).encode() + b",\n"
-    breaks = np.flatnonzero((ids[1:] != ids[:-1] + 1) | (keys[1:] != keys[:-1])) + 1
-    if len(breaks) * 8 < len(key_list):
-        starts = [0, *breaks.tolist()]
-        parts = [b"{\n"]
-        run = tables.run
-        for start, end, first in zip(starts, [*starts[1:], len(key_list)],
-                                     ids[starts].tolist()):
-            key = key_list[start]
-            parts += (run(kind, heads, texts[key], key, first, end - start), texts[key])
-    else:   # one piece per node, joined here (a write per piece costs more than a copy)
-        parts = [b"{\n", *map(add, map(heads.__getitem__, ids.tolist()),
-                               map(texts.__getitem__, key_list))]
-    parts[-1] = parts[-1][:-2] + b"\n" + b" " * depth + b"}"   # no comma after the last
+    # (numpy's methods and operators: its Python wrappers cost more than a short map)
+    breaks = ((ids[1:] != ids[:-1] + 1) | (keys[1:] != keys[:-1])).nonzero()[0]
+    if len(breaks) * 8 < len(ids):
+        starts = np.empty(len(breaks) + 1, np.int64)
+        starts[0] = 0
+        starts[1:] = breaks + 1
+        ends = np.empty_like(starts)
+        ends[:-1] = starts[1:]
+        ends[-1] = len(ids)
+        parts = [b"{\n", *tables.runs(kind, make, ids[starts].tolist(), keys[starts].tolist(),
+                                      (ends - starts).tolist(), depth + 2)]
+    else:
+        parts = [b"{\n", tables.nodes((kind, slot), kind, make, ids, keys, depth + 2)]
+    parts[-1] = memoryview(parts[-1])[:-2]          # no comma after the last
+    parts.append(_CLOSE[depth])
     return parts if len(parts) < _PIECES_JOINED_FROM else [b"".join(parts)]
+
+
+class _Closers(dict):
+    def __missing__(self, depth: int) -> bytes:
+        text = self[depth] = b"\n" + b" " * depth + b"}"
+        return text
+
+
+_CLOSE = _Closers()
 
 
 class Tables:
@@ -141,8 +157,10 @@ class Tables:
         self._heads: dict[int, list[bytes]] = {}
         self._values: dict[tuple, dict] = {}
         self._dumped: dict[tuple[int, bytes], bytes] = {}
-        self._runs: dict[tuple, bytes] = {}
-        self._run_bytes = 0
+        self._rotations: dict[tuple, tuple[memoryview, list[int]]] = {}
+        self._rotation_bytes = 0
+        self._run_nodes: dict[tuple, int] = {}
+        self._pieces: dict[object, tuple[list, np.ndarray]] = {}
 
     def name_id(self, name: str) -> int:
         nid = self._name_ids.get(name)
@@ -205,22 +223,85 @@ class Tables:
         key, each followed by ",\n": rendered once for all the cycles of the trace."""
         return self._values.setdefault(kind, {})
 
-    def run(self, kind: tuple, heads: list[bytes], sep: bytes, key, first: int,
-            count: int) -> bytes:
-        """The names first..first+count-1 as keys, each but the last followed by sep (kind's
-        text of key): kept when long, for the cycles that visit the same nodes again (the
-        rotating start index comes back to them)."""
-        if count < _RUN_KEPT_FROM:
-            return sep.join(heads[first:first + count])
-        text = self._runs.get((kind, key, first, count))
+    def text(self, kind: tuple, make, key) -> bytes:
+        """kind's text of key followed by ",\n", rendered once for the trace."""
+        texts = self.values(kind)
+        text = texts.get(key)
         if text is None:
-            text = sep.join(heads[first:first + count])
-            if self._run_bytes + len(text) > _RUN_BYTES_KEPT:
-                self._runs.clear()
-                self._run_bytes = 0
-            self._runs[(kind, key, first, count)] = text
-            self._run_bytes += len(text)
+            text = texts[key] = make(key).encode() + b",\n"
         return text
+
+    def runs(self, kind: tuple, make, firsts: list, keys: list, counts: list,
+             depth: int) -> list:
+        """Per run, the names first..first+count-1 as keys `depth` deep, each followed by
+        kind's text of the run's key. A long run is a slice of its key's *rotation*, the text
+        of every name followed by that text, built once the key's long runs have covered the
+        names twice (the rotating start index comes back to them) and then written again
+        without being copied."""
+        heads = self.heads(depth)
+        out = []
+        for first, key, count in zip(firsts, keys, counts):
+            text = self.text(kind, make, key)
+            if count < _RUN_KEPT_FROM:
+                out += (text.join(heads[first:first + count]), text)
+                continue
+            rotation = self._rotation(kind, key, text, heads, count)
+            if rotation is not None and first + count < len(rotation[1]):
+                whole, ends = rotation
+                out.append(whole[ends[first]:ends[first + count]])
+            else:
+                out += (text.join(heads[first:first + count]), text)
+        return out
+
+    def _rotation(self, kind, key, text: bytes, heads: list[bytes], count: int):
+        """(memoryview of the rotation, offsets where each name starts, then its end), or None
+        while the key's long runs have not yet covered the names twice."""
+        rotation = self._rotations.get((kind, key))
+        if rotation is not None and len(rotation[1]) > len(heads):
+            return rotation
+        seen = self._run_nodes[(kind, key)] = self._run_nodes.get((kind, key), 0) + count
+        if seen < 2 * len(heads):
+            return rotation
+        whole = text.join(heads) + text
+        if rotation is not None:   # built before more names were interned
+            self._rotation_bytes -= len(rotation[0])
+        if self._rotation_bytes + len(whole) > _ROTATION_BYTES_KEPT:
+            self._rotations.clear()
+            self._rotation_bytes = 0
+        ends = np.zeros(len(heads) + 1, np.int64)
+        np.cumsum(np.fromiter(map(len, heads), np.int64, len(heads)) + len(text), out=ends[1:])
+        rotation = self._rotations[(kind, key)] = (memoryview(whole), ends.tolist())
+        self._rotation_bytes += len(whole)
+        self._run_nodes[(kind, key)] = 0
+        return rotation
+
+    def nodes(self, slot, kind: tuple, make, ids: np.ndarray, keys: np.ndarray,
+              depth: int) -> bytes:
+        """The nodes' pieces (name as a key `depth` deep, then kind's text of its key) joined,
+        each piece kept per slot and node for the next map of that slot, which mostly
+        gives the nodes the same keys (a map's scores change where the last pod went).
+        ids are distinct."""
+        pieces, have = self._pieces_of(slot)
+        stale = (have[ids] != keys).nonzero()[0]
+        if len(stale):
+            heads = self.heads(depth)
+            changed, new_keys = ids[stale], keys[stale]
+            for nid, key in zip(changed.tolist(), new_keys.tolist()):
+                pieces[nid] = heads[nid] + self.text(kind, make, key)
+            have[changed] = new_keys
+        return b"".join(map(pieces.__getitem__, ids.tolist()))
+
+    def _pieces_of(self, slot) -> tuple[list, np.ndarray]:
+        """slot's per-node pieces and the key each was rendered for (_UNSET: none yet),
+        covering every name interned so far."""
+        kept = self._pieces.get(slot)
+        count = len(self.names)
+        if kept is None or len(kept[0]) < count:
+            pieces, have = kept if kept is not None else ([], np.zeros(0, np.int64))
+            pieces.extend([b""] * (count - len(pieces)))
+            have = np.concatenate((have, np.full(count - len(have), _UNSET, np.int64)))
+            kept = self._pieces[slot] = (pieces, have)
+        return kept
 
     def trail_text(self, sid: int, depth: int) -> str:
         return dump_at(self.trail(sid), depth)
@@ -231,7 +312,7 @@ class Tables:
 
         orjson's compact text is the key: it tells values apart as json.dumps does, except
         that NaN, infinities and None all write null (such values are not kept)."""
-        if not isinstance(value, (list, dict)):
+        if not isinstance(value, (list, tuple, dict)):
             return json.dumps(value).encode()   # a scalar: the C encoder, nothing to keep
         try:
             key = orjson.dumps(value)
@@ -248,7 +329,8 @@ class Tables:
 
 
 _DUMPED_KEPT = 4096
-_RUN_KEPT_FROM, _RUN_BYTES_KEPT = 64, 64 << 20
+_RUN_KEPT_FROM, _ROTATION_BYTES_KEPT = 64, 64 << 20
+_UNSET = np.iinfo(np.int64).min
 _PIECES_JOINED_FROM = 256
 
 
@@ -398,10 +480,10 @@ class ScoreColumns:
         """The map's text `depth` deep, in pieces."""
         if not self.plugins:
             return [b"{}"]
-        pad = " " * (depth + 2)
         parts = [b"{\n"]
+        node_ids = {}    # plugins that scored the same node list share its ids
         for plugin, weight, ids, raw, normalized, detail in self.plugins:
-            parts.append(f"{pad}{json.dumps(plugin)}: ".encode())
+            parts.append(key_text(plugin, depth + 2))
             keys = None if detail or not isinstance(ids, array) else _score_keys(
                 raw, normalized)
             if keys is None:
@@ -410,9 +492,11 @@ class ScoreColumns:
                                                         **({"detail": detail} if detail else {})}
                                       for i, r, n in zip(ids, raw, normalized)}, depth + 2))
             else:
+                if id(ids) not in node_ids:
+                    node_ids[id(ids)] = int_values(ids)
                 parts += map_chunks(tables, ("score", weight, depth + 4),
-                                    _score_text(weight, depth + 4), int_values(ids), keys,
-                                    depth + 2)
+                                    _score_text(weight, depth + 4), node_ids[id(ids)], keys,
+                                    depth + 2, plugin)
             parts.append(b",\n")
         parts[-1] = b"\n" + b" " * depth + b"}"
         return parts
@@ -427,7 +511,10 @@ def _score_keys(raw, normalized) -> np.ndarray | None:
     if not (isinstance(raw, array) and raw.typecode in _RAW_TYPES
             and isinstance(normalized, array) and normalized.typecode in _NORMALIZED_TYPES):
         return None
-    return (int_values(raw) << 16) + (int_values(normalized) + 2**15)
+    keys = int_values(raw) << 16
+    keys += int_values(normalized)
+    keys += 2**15
+    return keys
 
 
 def _score_text(weight: int, depth: int):
