@@ -104,34 +104,63 @@ def int_values(column) -> np.ndarray | None:
     return np.frombuffer(column, np.dtype(column.typecode)).astype(np.int64)
 
 
-def map_chunks(tables: Tables, kind: tuple, make, ids: np.ndarray, keys: np.ndarray,
-               depth: int, slot=None) -> list:
+def map_chunks(tables: Tables, kind: tuple, make, ids, keys, depth: int, slot=None) -> list:
     """A JSON object `depth` deep, as pieces of text (bytes, or memoryviews of text kept for
     the trace): per node, its name as a key then the text of its key (make(key) the first
-    time, kept for the trace as kind's).
+    time, kept for the trace as kind's). ids: NodeIds (or a numpy array of them); keys: a
+    numpy array, or one int for every node.
 
     Runs of consecutive ids with one key (nodes visited in row order, scored alike) are each
     a slice of text kept for the trace (Tables.runs); a map of many short runs is joined from
     per-node pieces kept per slot (Tables.nodes: the map's name, e.g. its plugin). No Python
     frame per node."""
-    if not len(ids):
+    if not isinstance(ids, NodeIds):
+        ids = NodeIds(ids)
+    count = len(ids.ids)
+    if not count:
         return [b"{}"]
     # (numpy's methods and operators: its Python wrappers cost more than a short map)
-    breaks = ((ids[1:] != ids[:-1] + 1) | (keys[1:] != keys[:-1])).nonzero()[0]
-    if len(breaks) * 8 < len(ids):
+    if isinstance(keys, int):
+        breaks = ids.breaks()
+    else:
+        breaks = (ids.steps() | (keys[1:] != keys[:-1])).nonzero()[0]
+    if len(breaks) * 8 < count:
         starts = np.empty(len(breaks) + 1, np.int64)
         starts[0] = 0
         starts[1:] = breaks + 1
         ends = np.empty_like(starts)
         ends[:-1] = starts[1:]
-        ends[-1] = len(ids)
-        parts = [b"{\n", *tables.runs(kind, make, ids[starts].tolist(), keys[starts].tolist(),
+        ends[-1] = count
+        run_keys = [keys] * len(starts) if isinstance(keys, int) else keys[starts].tolist()
+        parts = [b"{\n", *tables.runs(kind, make, ids.ids[starts].tolist(), run_keys,
                                       (ends - starts).tolist(), depth + 2)]
     else:
-        parts = [b"{\n", tables.nodes((kind, slot), kind, make, ids, keys, depth + 2)]
+        parts = [b"{\n", tables.nodes((kind, slot), kind, make, ids.ids, keys, depth + 2)]
     parts[-1] = memoryview(parts[-1])[:-2]          # no comma after the last
     parts.append(_CLOSE[depth])
     return parts if len(parts) < _PIECES_JOINED_FROM else [b"".join(parts)]
+
+
+class NodeIds:
+    """A map's node ids (numpy) and where they stop being consecutive, worked out once for
+    the maps over one node list (each plugin's scores, the totals)."""
+
+    __slots__ = ("_breaks", "_steps", "ids")
+
+    def __init__(self, ids: np.ndarray):
+        self.ids = ids
+        self._steps = self._breaks = None
+
+    def steps(self) -> np.ndarray:
+        """Per pair of neighbours, whether the second is not the first's next id."""
+        if self._steps is None:
+            self._steps = self.ids[1:] != self.ids[:-1] + 1
+        return self._steps
+
+    def breaks(self) -> np.ndarray:
+        if self._breaks is None:
+            self._breaks = self.steps().nonzero()[0]
+        return self._breaks
 
 
 class _Closers(dict):
@@ -275,7 +304,7 @@ class Tables:
         self._run_nodes[(kind, key)] = 0
         return rotation
 
-    def nodes(self, slot, kind: tuple, make, ids: np.ndarray, keys: np.ndarray,
+    def nodes(self, slot, kind: tuple, make, ids: np.ndarray, keys: np.ndarray | int,
               depth: int) -> bytes:
         """The nodes' pieces (name as a key `depth` deep, then kind's text of its key) joined,
         each piece kept per slot and node for the next map of that slot, which mostly
@@ -285,8 +314,10 @@ class Tables:
         stale = (have[ids] != keys).nonzero()[0]
         if len(stale):
             heads = self.heads(depth)
-            changed, new_keys = ids[stale], keys[stale]
-            for nid, key in zip(changed.tolist(), new_keys.tolist()):
+            changed = ids[stale]
+            new_keys = keys if isinstance(keys, int) else keys[stale]
+            for nid, key in zip(changed.tolist(), [keys] * len(stale)
+                                if isinstance(keys, int) else new_keys.tolist()):
                 pieces[nid] = heads[nid] + self.text(kind, make, key)
             have[changed] = new_keys
         return b"".join(map(pieces.__getitem__, ids.tolist()))
@@ -493,7 +524,7 @@ class ScoreColumns:
                                       for i, r, n in zip(ids, raw, normalized)}, depth + 2))
             else:
                 if id(ids) not in node_ids:
-                    node_ids[id(ids)] = int_values(ids)
+                    node_ids[id(ids)] = NodeIds(int_values(ids))
                 parts += map_chunks(tables, ("score", weight, depth + 4),
                                     _score_text(weight, depth + 4), node_ids[id(ids)], keys,
                                     depth + 2, plugin)
@@ -505,12 +536,16 @@ class ScoreColumns:
 _RAW_TYPES, _NORMALIZED_TYPES = "bhi", "bh"
 
 
-def _score_keys(raw, normalized) -> np.ndarray | None:
-    """One integer per node for its (raw, normalized) pair, when both are integer columns
-    small enough to pack (raw in int32, normalized in int16), else None."""
+def _score_keys(raw, normalized) -> np.ndarray | int | None:
+    """One integer per node for its (raw, normalized) pair (one int when every node has the
+    same pair), when both are integer columns small enough to pack (raw in int32, normalized
+    in int16), else None."""
     if not (isinstance(raw, array) and raw.typecode in _RAW_TYPES
             and isinstance(normalized, array) and normalized.typecode in _NORMALIZED_TYPES):
         return None
+    if raw and raw.count(raw[0]) == len(raw) and (
+            normalized is raw or normalized.count(normalized[0]) == len(normalized)):
+        return (raw[0] << 16) + normalized[0] + 2**15
     keys = int_values(raw) << 16
     keys += int_values(normalized)
     keys += 2**15
