@@ -66,9 +66,9 @@ def test_score_exists_from_v1_35(minor, cls):
     assert hasattr(plugin, "score") == (minor >= 35)
 
 
-def test_the_pod_goes_to_the_node_that_gives_its_first_choice(tmp_path):
-    # node-1 (first in order) has one GPU, node-2 has two: both can serve the claim, but only
-    # node-2 the first subrequest, "two".
+def first_choice_cluster(tmp_path):
+    """node-1 (first in order) has one GPU, node-2 has two: both can serve the claim, but only
+    node-2 the first subrequest, "two"."""
     claim_ = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
               "metadata": {"name": "c", "namespace": "default"},
               "spec": {"devices": {"requests": [{"name": "gpu", "firstAvailable": [
@@ -77,9 +77,15 @@ def test_the_pod_goes_to_the_node_that_gives_its_first_choice(tmp_path):
     slices = [resource_slice("s1", "node-1", "node-1", "gpu.example.com", device("gpu-0")),
               resource_slice("s2", "node-2", "node-2", "gpu.example.com", device("gpu-0"),
                              device("gpu-1"))]
-    path = write(tmp_path, make_node("node-1"), make_node("node-2"), device_class("gpu"),
+    return write(tmp_path, make_node("node-1"), make_node("node-2"), device_class("gpu"),
                  *slices, claim_, pod_with("p", resourceClaimName="c"))
-    done = simulate(path, "--output", "json", "--seed", "1")
+
+
+@pytest.mark.parametrize("release", ["1.35", "1.36", "1.37"])
+def test_the_pod_goes_to_the_node_that_gives_its_first_choice(tmp_path, release):
+    # v1.34 has no DynamicResources Score (PR #134711): the next test.
+    path = first_choice_cluster(tmp_path)
+    done = simulate(path, "--output", "json", "--seed", "1", "--release", release)
     assert done.returncode == 0, done.stderr
     (cycle,) = json.loads(done.stdout)["cycles"]
     assert cycle["node"] == "node-2"
@@ -99,7 +105,19 @@ profiles:
 """
 
 
-@pytest.mark.parametrize(("release", "evaluated"), [("1.34", 1), ("1.37", 4)])
+def test_v1_34_does_not_score_the_first_choice(tmp_path):
+    path = first_choice_cluster(tmp_path)
+    nodes = set()
+    for seed in range(4):   # equal totals: the seed's tie-break picks either node
+        done = simulate(path, "--output", "json", "--seed", seed, "--release", "1.34")
+        (cycle,) = json.loads(done.stdout)["cycles"]
+        assert "DynamicResources" not in cycle["score"]
+        nodes.add(cycle["node"])
+    assert nodes == {"node-1", "node-2"}
+
+
+@pytest.mark.parametrize(("release", "evaluated"), [("1.34", 1), ("1.35", 4), ("1.36", 4),
+                                                    ("1.37", 4)])
 def test_a_profile_with_dynamic_resources_alone_filters_every_node_from_v1_35(
         tmp_path, release, evaluated):
     """Without a Score plugin the framework stops at the first feasible node; DynamicResources'
