@@ -4,8 +4,9 @@
 trail shapes the cycle uses, re-interned in the order it first uses them (a trace's tables are
 shared by its cycles, a stored cycle stands alone), its Filter and Score columns as the
 smallest integer arrays that hold them, and the rest of the cycle as compact JSON; zlib over
-the whole. `unpack(blob)` gives a TraceRecorder again, whose `data` and `pretty` are the
-contract's CYCLE object and text, exactly as the recorder that was packed gives them.
+the whole (written by ISA-L's deflate, read by zlib: the stream is zlib's format).
+`unpack(blob)` gives a TraceRecorder again, whose `data` and `pretty` are the contract's
+CYCLE object and text, exactly as the recorder that was packed gives them.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from operator import itemgetter
 
 import numpy as np
 import orjson
+from isal import isal_zlib
 
 from .observe import TraceRecorder
 from .tracecols import (
@@ -31,7 +33,10 @@ from .tracedetail import expand
 
 FORMAT = 1
 _HEAD = struct.Struct("<BI")  # format, length of the JSON header
-_LEVEL = 1  # zlib: the columns compress well at the fastest level already
+# ISA-L's level 1 writes the same zlib stream format as zlib's level 1, 2.5 to 3 times faster
+# and a little smaller (0.03 against 0.08 ms for a cycle at 5,000 nodes): rows stored before
+# and after read alike.
+_LEVEL = 1
 
 
 class _Tail:
@@ -133,7 +138,8 @@ def pack(rec: TraceRecorder) -> bytes:
                                                tail.column(totals.totals)],
     }
     text = _compact(head)
-    return zlib.compress(_HEAD.pack(FORMAT, len(text)) + text + b"".join(tail.parts), _LEVEL)
+    return isal_zlib.compress(
+        _HEAD.pack(FORMAT, len(text)) + text + b"".join(tail.parts), _LEVEL)
 
 
 def _compact(head: dict) -> bytes:
