@@ -44,7 +44,7 @@ def column_bytes(values) -> int:
 
 
 _TYPECODES = (("b", 2**7), ("h", 2**15), ("i", 2**31), ("q", 2**63))
-_LOWEST, _HIGHEST = np.minimum.reduce, np.maximum.reduce
+_LOWEST, _HIGHEST, _BITS = np.minimum.reduce, np.maximum.reduce, np.bitwise_or.reduce
 
 
 def int_column(values) -> array | list:
@@ -69,7 +69,10 @@ def _int_column_of_array(values: np.ndarray) -> array | list:
         return values.tolist()
     if not len(values):
         return array("b")
-    low, high = int(_LOWEST(values)), int(_HIGHEST(values))   # no wrapper per call
+    # One reduce for the usual scores, all >= 0: their OR is below 2**k exactly when their
+    # maximum is (the bounds are powers of two), and negative when a value is.
+    bits = int(_BITS(values))
+    low, high = (0, bits) if bits >= 0 else (int(_LOWEST(values)), int(_HIGHEST(values)))
     for code, bound in _TYPECODES:
         if -bound <= low and high < bound:
             out = array(code)

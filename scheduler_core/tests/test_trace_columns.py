@@ -2,6 +2,7 @@
 import io
 import json
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,7 +15,7 @@ from scheduler_core.loader import Cluster
 from scheduler_core.observe import TraceObserver, TraceRecorder
 from scheduler_core.simulate import SimulationResult, load_scheduler
 from scheduler_core.testing import make_pod, pod_info
-from scheduler_core.tracecols import Tables, dump_at
+from scheduler_core.tracecols import Tables, dump_at, int_column
 
 
 @settings(max_examples=30, deadline=None,
@@ -90,3 +91,17 @@ def test_kept_entries_are_json_dumps_of_the_value(value):
     # A value orjson writes as it writes the one just rendered does not take its text.
     nulls = [None] * len(value)
     assert tables.dumped(nulls, 4).decode() == dump_at(nulls, 4)
+
+
+@pytest.mark.parametrize("values, typecode", [
+    ([0, 127], "b"), ([0, 128], "h"), ([-128, 5], "b"), ([-129, 5], "h"), ([-1, 0], "b"),
+    ([64, 63], "b"), ([0, 2**15 - 1], "h"), ([0, 2**15], "i"), ([-2**31, 0], "i"),
+    ([0, 2**31], "q"), ([-(2**63), 2**63 - 1], "q"),
+])
+def test_a_numpy_column_is_narrowed_to_the_smallest_type_that_holds_it(values, typecode):
+    column = int_column(np.array(values, np.int64))
+    assert column.typecode == typecode and column.tolist() == values
+
+
+def test_unsigned_values_beyond_int64_stay_a_list():
+    assert int_column(np.array([1, 2**63], np.uint64)) == [1, 2**63]
