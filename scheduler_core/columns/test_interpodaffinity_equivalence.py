@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scheduler_core.columns import COLUMNS_KEY
+from scheduler_core.columns._compare import assert_verdict_rows
 from scheduler_core.columns.store import columns_of
 from scheduler_core.columns.test_equivalence import run
 from scheduler_core.framework.cycle_state import CycleState
@@ -123,15 +124,12 @@ def check_filter(plugin, cols, pod, reference, columns) -> None:
     for name in ("existing_anti_affinity_counts", "affinity_counts", "anti_affinity_counts"):
         assert getattr(col_state, name) == getattr(ref_state, name), name
         assert bool(getattr(col_state, name)) == bool(getattr(ref_state, name)), name
+    wants = [plugin.filter(reference, pod, ni) for ni in cols.node_infos]
+    for ni, want in zip(cols.node_infos, wants, strict=True):
+        assert status_tuple(plugin.filter(columns, pod, ni)) == status_tuple(want), ni.name
     verdict = plugin.filter_vector(columns, pod, cols)
-    for row, ni in enumerate(cols.node_infos):
-        expected = status_tuple(plugin.filter(reference, pod, ni))
-        assert status_tuple(plugin.filter(columns, pod, ni)) == expected, ni.name
-        if expected is None:
-            assert verdict.kinds[row] == 0, ni.name
-        else:
-            status = verdict.status(row, plugin.name())
-            assert (status.code, status.reasons) == expected, ni.name
+    assert verdict is not None
+    assert_verdict_rows(plugin, verdict, cols.node_infos, wants)
 
 
 def check_pod(plugin, snapshot, pod) -> None:
