@@ -342,29 +342,48 @@ def test_a_busy_run_answers_with_an_error_frame(alice, monkeypatch):
     assert (error["action"], error["code"], error["message"]) == ("step", "busy", "run is busy")
 
 
-def test_missed_messages_are_refilled_from_the_store_then_a_fresh_snapshot(alice):
+@pytest.fixture
+def behind(alice):
+    """A finished run (more than 14 cycles) whose stored count says 5, as if its client had
+    seen only the first 5 cycles: (run, its cycles, the owner's headers)."""
     run = new_run(alice)
     cycles = finish_run(run)
     assert len(cycles) > 14
-    Run.objects.filter(pk=run.pk).update(cycle_count=5)  # the client starts at cycle 5
+    Run.objects.filter(pk=run.pk).update(cycle_count=5)
+    return run, cycles, headers(alice)
 
-    h_alice = headers(alice)
+
+async def send_events(run_id, start, to, events=()):
+    """A run.events message to the run's group, as the executor sends one."""
+    await get_channel_layer().group_send(run_executor.group_name(run_id), {
+        "type": "run.events", "run": run_id, "from": start, "to": to, "events": list(events)})
+
+
+async def connected(run_id, hdrs) -> Socket:
+    """A socket the handshake accepted, past its first snapshot."""
+    sock = Socket(run_id, hdrs)
+    assert (await sock.connect())[0]
+    await sock.snapshot()
+    return sock
+
+
+async def refilled(sock, run_id) -> tuple[dict, dict]:
+    """Sends a message that starts past what the client has (cycles 12 to 14: the ones before
+    went missing) and returns the refill batch and the snapshot that follows it."""
+    await send_events(run_id, 12, 14)
+    return await sock.next(), await sock.snapshot()
+
+
+def test_missed_messages_are_refilled_from_the_store_then_a_fresh_snapshot(behind):
+    run, cycles, hdrs = behind
 
     async def scenario():
-        sock = Socket(run.pk, h_alice)
-        await sock.connect()
-        await sock.snapshot()
-        layer = get_channel_layer()
-        # A message that starts past what the client has: the ones before it went missing.
-        await layer.group_send(run_executor.group_name(run.pk), {
-            "type": "run.events", "run": run.pk, "from": 12, "to": 14, "events": []})
-        refill = await sock.next()
-        snap = await sock.snapshot()
+        sock = await connected(run.pk, hdrs)
+        refill, snap = await refilled(sock, run.pk)
         # One the client already has is dropped; the next is delivered.
         for start in (0, 5):
-            await layer.group_send(run_executor.group_name(run.pk), {
-                "type": "run.events", "run": run.pk, "from": start, "to": start,
-                "events": [{"kind": "progress", "cycles": start, "status": "running"}]})
+            await send_events(run.pk, start, start,
+                              [{"kind": "progress", "cycles": start, "status": "running"}])
         batch = await sock.next()
         await sock.close()
         return refill, snap, batch
@@ -380,25 +399,16 @@ def test_missed_messages_are_refilled_from_the_store_then_a_fresh_snapshot(alice
     assert batch["events"] == [{"kind": "progress", "cycles": 5, "status": "running"}]
 
 
-def test_a_refill_reaches_the_snapshot_that_follows_it(alice):
+def test_a_refill_reaches_the_snapshot_that_follows_it(behind):
     """A run that went on while its gap was seen: the cycles between the message's end and the
     snapshot's count are sent too (the snapshot lists only the last few)."""
-    run = new_run(alice)
-    cycles = finish_run(run)
+    run, cycles, hdrs = behind
     total = len(cycles)
-    Run.objects.filter(pk=run.pk).update(cycle_count=5)  # the client starts at cycle 5
-
-    h_alice = headers(alice)
 
     async def scenario():
-        sock = Socket(run.pk, h_alice)
-        await sock.connect()
-        await sock.snapshot()
+        sock = await connected(run.pk, hdrs)
         await sync_to_async(Run.objects.filter(pk=run.pk).update)(cycle_count=total)
-        await get_channel_layer().group_send(run_executor.group_name(run.pk), {
-            "type": "run.events", "run": run.pk, "from": 12, "to": 14, "events": []})
-        refill = await sock.next()
-        snap = await sock.snapshot()
+        refill, snap = await refilled(sock, run.pk)
         await sock.close()
         return refill, snap
 
