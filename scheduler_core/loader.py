@@ -27,6 +27,7 @@ from .plugins.gangscheduling import objects as workload_api
 from .release_input import (
     dropped_dra_fields,
     gated_paths,
+    served_by_other_releases,
     skipped_kind,
     unhonoured_fields,
 )
@@ -151,8 +152,10 @@ class _Builder:
     """Collects objects of every file, checking each as it comes."""
 
     def __init__(self, checked: bool = False, seed: int = 0,
-                 features: FeatureGates = DEFAULT_GATES, field_validation: str = WARN):
+                 features: FeatureGates = DEFAULT_GATES, field_validation: str = WARN,
+                 any_release: bool = False):
         self.cluster = Cluster(features=features)
+        self.any_release = any_release
         self.seen: set[tuple[str, str]] = set()
         self.checked = checked
         self.field_validation = field_validation
@@ -184,6 +187,10 @@ class _Builder:
             obj = self.check(path, f"{where}: {label}", kind, obj, duplicates)
         elif kind in dra.HANDLERS:
             obj = _dra_v1(path, f"{where}: {label}", obj)
+        elsewhere = self.any_release and served_by_other_releases(obj, self.cluster.features)
+        if elsewhere:
+            self.cluster.warnings.field(path, where, label, "apiVersion", elsewhere)
+            return
         try:
             skipped = skipped_kind(obj, self.cluster.features, f"{where}: {label}")
         except InputError as exc:
@@ -383,7 +390,8 @@ _NAMESPACED = {"Pod", "PodDisruptionBudget", "PersistentVolumeClaim", "PodGroup"
 def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
                    checked: bool = False, features: FeatureGates = DEFAULT_GATES,
                    field_validation: str = WARN,
-                   duplicates: dict[str, list[Duplicate]] | None = None) -> Cluster:
+                   duplicates: dict[str, list[Duplicate]] | None = None,
+                   any_release: bool = False) -> Cluster:
     """A Cluster from already-parsed documents: [(file name, [document, ...]), ...].
 
     Workloads become pods as their controllers would make them, named from `seed`.
@@ -391,8 +399,12 @@ def load_documents(sources: list[tuple[str, list]], seed: int = 0, *,
     so the per-object validation, most of the load at 5,000 nodes, is not done again.
     features: the release and gates the run follows (input they do not honour is warned of).
     field_validation: the API server's parameter (Warn, Strict, Ignore) for unknown fields
-    and for the keys a document repeats (duplicates: file name -> what the reader found)."""
-    builder = _Builder(checked, seed, features, field_validation)
+    and for the keys a document repeats (duplicates: file name -> what the reader found).
+    any_release: a cluster import's check, whose objects may go to a run under any supported
+    release: a gated kind at a version another release serves is kept (a warning), left
+    out of the cluster built here; a run's own load refuses it if its release does not
+    serve it."""
+    builder = _Builder(checked, seed, features, field_validation, any_release)
     gates = features.flag()
     for path, docs in sources:
         repeated = (duplicates or {}).get(path) or []

@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .features import FeatureGates, spec_at
+from .features import RELEASES, FeatureGates, spec_at
+from .openapi import served_versions
 from .plugins.dynamicresources import taint_rules
 from .plugins.dynamicresources.gated import disabled_fields, drop
 from .plugins.gangscheduling import objects as workload_api
@@ -177,6 +178,25 @@ def kept_detail(row, gates: FeatureGates) -> str:
 # refuses an unserved version (InputError) and says why an object the run does not honour is
 # skipped ('' when it is kept).
 GATED_KINDS = (workload_api, taint_rules)
+
+
+def served_by_other_releases(obj: dict, gates: FeatureGates) -> str:
+    """For a cluster import, which stores objects for runs under any release: why a gated
+    kind at an apiVersion that gates.release does not serve, but another supported release
+    does (a v1.36 PodGroup at scheduling.k8s.io/v1alpha2), is stored without the release's
+    checks; '' for any other object. A run under a release that does not serve the version
+    refuses the object as simulate --release does (skipped_kind)."""
+    for gated in GATED_KINDS:
+        if not gated.handles(obj):
+            continue
+        kind, version = obj.get("kind"), obj.get("apiVersion")
+        releases = [r for r in RELEASES if version in served_versions(gated.GROUP, kind, r)]
+        if not releases or gates.release in releases:
+            return ""
+        served = ", ".join(f"v{r}" for r in releases)
+        return (f"{version} is served by kube-apiserver {served}, not v{gates.release}: "
+                f"stored for runs under {served}; a run under another release refuses it")
+    return ""
 
 
 def skipped_kind(obj: dict, gates: FeatureGates, where: str) -> str:

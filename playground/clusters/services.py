@@ -180,8 +180,9 @@ def cluster_import(*, owner, name: str, files: Iterable[tuple[str, str]], descri
     try:
         # The engine admits pods in place (priority, tolerations); what is stored is the input
         # as given, so that a PriorityClass edited later still applies to its pods.
+        # Checked for every supported release: a run picks its own and checks again.
         loaded = load_documents(copy.deepcopy(sources), field_validation=field_validation,
-                                duplicates=duplicates)
+                                duplicates=duplicates, any_release=True)
         parse_timelines(loaded)
     except InputError as exc:
         raise InvalidInput({"files": [str(exc)]}) from exc

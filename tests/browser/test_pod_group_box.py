@@ -84,9 +84,6 @@ def test_v137_member_cycles_show_the_group_its_verdict_and_placement_feasible_ca
         "PlacementFeasible GangScheduling: Success (3 scheduled, 0 remaining)")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "a v1.36 PodGroup cannot reach a v1.36 run: the import checks apiVersion against v1.37's "
-    "API server (v1alpha3, v1beta1), a v1.36 run against v1.36's (v1alpha2)"))
 def test_v136_member_cycles_show_the_permit_verdicts_of_the_group_attempt(page):
     start_gang_run(page, "gang-v136", PAIR_V136, "1.36", "GenericWorkload=true,GangScheduling=true")
     step_cycles(page, 1)
