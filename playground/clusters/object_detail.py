@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from scheduler_core.features import FeatureGates
 from scheduler_core.framework.types import Resource
 from scheduler_core.loader import load_documents
 from scheduler_core.timeline.document import parse_timelines
@@ -81,11 +82,12 @@ def _added_nodes(cluster, volumes: dict[str, list[str]], nodes: dict) -> dict:
     return added
 
 
-def describe_objects(documents: list) -> dict:
+def describe_objects(documents: list, features: FeatureGates) -> dict:
     """Nodes (labels, taints, allocatable, local volumes) and pods (requests, priority,
     grace, scheduling constraints) of a run (its documents were checked when stored), and
-    `addedNodes`: the nodes its timelines add, described the same way."""
-    cluster = load_documents([("run", documents)], checked=True)
+    `addedNodes`: the nodes its timelines add, described the same way. features: the run's
+    release and gates, which decide the kinds and versions its documents may hold."""
+    cluster = load_documents([("run", documents)], checked=True, features=features)
     volumes = local_volumes(cluster.objects.pvs.values())
     nodes = {(m.get("metadata") or {}).get("name", ""): _node(m, volumes) for m in cluster.nodes}
     pods = {}

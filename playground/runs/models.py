@@ -9,7 +9,13 @@ from django.conf import settings
 from django.db import models, transaction
 
 from playground.clusters.models import Cluster, json_text, stored_size
-from scheduler_core.features import DEFAULT_RELEASE, RELEASES, flag_text
+from scheduler_core.features import (
+    DEFAULT_RELEASE,
+    RELEASES,
+    FeatureGates,
+    feature_gates,
+    flag_text,
+)
 from scheduler_core.tracepack import unpack
 
 
@@ -86,6 +92,11 @@ class Run(models.Model):
     def gates_flag(self) -> str:
         """The gates set, as --feature-gates writes them ("A=true,B=false")."""
         return flag_text((self.feature_gates or {}).items())
+
+    @property
+    def features(self) -> FeatureGates:
+        """The release and gates the run follows, as the engine takes them."""
+        return feature_gates(self.release, self.feature_gates or None)
 
     @property
     def documents(self) -> list:

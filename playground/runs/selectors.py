@@ -74,7 +74,8 @@ def cycle_detail(run_id: int, index: int) -> dict | None:
 def run_objects(run: Run) -> dict:
     """The run's described objects and Score weights (InputError: documents it cannot read)."""
     # A copy of the memo's dict: the weights below are added to this response only.
-    objects = dict(objects_memo.get(documents_key(run), lambda: describe_objects(run.documents)))
+    objects = dict(objects_memo.get(documents_key(run),
+                                    lambda: describe_objects(run.documents, run.features)))
     # Score weights as the framework runs them, so the Score table can say "×1" for a plugin
     # whose scores were all 0 (the trace's arithmetic cannot show its weight then).
     expanded = expand_profiles(run.config)
@@ -112,7 +113,7 @@ def _run_usage(objects: dict, bindings: dict) -> dict:
 
 def _run_side(run: Run) -> dict:
     """A stored run where it stands: its bindings, why the others wait, the nodes' usage."""
-    objects = describe_objects(run.documents)
+    objects = describe_objects(run.documents, run.features)
     bindings = {key: pod["node"] for key, pod in objects["pods"].items()}
     bindings.update(run.results().get("bindings") or {})
     waiting = [pod for pod, node in bindings.items() if not node]

@@ -32,7 +32,6 @@ from django.conf import settings
 
 from playground.engine import out_of_tree_plugins
 from playground.runs.models import Run
-from scheduler_core.features import feature_gates
 from scheduler_core.observe import Observer, TraceRecorder
 from scheduler_core.session import RunSession
 from scheduler_core.stream import LIST_POINTS
@@ -190,7 +189,7 @@ def new_session(run: Run, *, record: bool = False) -> RunSession:
     try:
         return RunSession(engine_sources(run), run.config or None, seed=run.seed,
                           out_of_tree=out_of_tree_plugins(), record=record, checked=True,
-                          features=feature_gates(run.release, run.feature_gates or None))
+                          features=run.features)
     finally:
         if enabled:
             gc.enable()

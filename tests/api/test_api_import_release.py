@@ -71,10 +71,15 @@ def test_a_version_no_release_serves_is_still_refused_by_field(api):
 def test_a_v136_run_schedules_the_gang_together(api):
     response = _run(api, _import(api).json()["cluster"]["id"], "1.36")
     assert response.status_code == 201, response.json()
-    cycles = finish_run(Run.objects.get(pk=response.json()["id"]))
+    run = response.json()["id"]
+    cycles = finish_run(Run.objects.get(pk=run))
     assert [c["pod"] for c in cycles if c["outcome"] == "Bound"] == [
         "default/pair-0", "default/pair-1"]
     assert all(c.get("podGroup") for c in cycles)
+    # The run view describes the run's objects under its own release.
+    view = api.get(f"/api/runs/{run}/view/")
+    assert view.status_code == 200, view.json()
+    assert sorted(view.json()["objects"]["pods"]) == ["default/pair-0", "default/pair-1"]
 
 
 def test_a_v137_run_is_refused_as_simulate_refuses_the_file(api):
