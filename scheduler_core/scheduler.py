@@ -367,6 +367,10 @@ class Scheduler:
             qpi = self.queue.pop()
             if qpi is not None:
                 self.schedule_one(qpi)
+                # What the cycle set off at this time goes on before the step ends, as Go's
+                # goroutines do: a pod it allowed at Permit (a gang's last member, a v1.36
+                # group's Permit Success) is bound, not left waiting for the next step.
+                self._run_due_events()
                 return True
             if not self._advance_clock():
                 return False

@@ -16,6 +16,7 @@ ported: v1.37's algorithm_podgroup.go runs no PostFilter for a member (preemptio
 group's PodGroupPostFilter, workload-aware preemption, not modelled).
 """
 import pytest
+import yaml
 
 from scheduler_core.config import parse_configuration
 from scheduler_core.features import feature_gates
@@ -26,6 +27,7 @@ from scheduler_core.loader import load_documents
 from scheduler_core.observe import TraceObserver
 from scheduler_core.podgroup_cycle import Member, PodGroupCycle
 from scheduler_core.scheduler import Scheduler
+from scheduler_core.session import RunSession
 from scheduler_core.simulate import simulate
 from scheduler_core.testing import make_node, make_pod
 from scheduler_core.testing.fakes import configuration, fake, profile, registry
@@ -330,6 +332,44 @@ def test_v136_a_gang_that_needs_preemption_waits_for_it_then_binds_whole(tmp_pat
         (30.0, "Bound", "node-1"), (30.0, "Bound", "node-1")]
     assert last[0]["podGroup"]["cycle"] == last[1]["podGroup"]["cycle"] == last[0]["index"]
 
+
+
+PAIR = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "10"}}
+---
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: pair, namespace: default}
+spec:
+  schedulingPolicy: {gang: {minCount: 2}}
+""" + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: pair-{i}, namespace: default}}
+spec:
+  schedulingGroup: {{podGroupName: pair}}
+  containers: [{{name: c, image: i, resources: {{requests: {{cpu: 500m}}}}}}]
+""" for i in (0, 1))
+
+
+def test_v136_the_step_of_the_group_cycle_ends_with_every_member_bound():
+    """v1.36: pair-0 waits at Permit, pair-1's Permit Success allows it; its binding cycle
+    goes on at once (Go's binding goroutine), so the one step of the group's cycle ends with
+    both bound, nothing queued or waiting and node-1 holding both (the run view's state)."""
+    session = RunSession([("pair.yaml", list(yaml.safe_load_all(PAIR)))], None, seed=1,
+                         features=feature_gates("1.36", "GenericWorkload=true,GangScheduling=true"))
+    assert session.advance(1) == 1
+    state = session.state()
+    assert state["cycles"] == 2
+    assert state["bindings"] == {"default/pair-0": "node-1", "default/pair-1": "node-1"}
+    assert state["queues"] == {"activeQ": [], "backoffQ": [], "unschedulablePods": [],
+                               "gated": [], "waitingOnPermit": []}
+    [node] = state["nodes"]
+    assert [p["pod"] for p in node["pods"]] == ["default/pair-0", "default/pair-1"]
+    assert node["resources"]["cpu"] == [1000, 2000]
 
 # --- v1.36: TestPodGroupInfoForPod -----------------------------------------------------------
 @pytest.mark.parametrize("in_queue, expected", [

@@ -36,9 +36,9 @@ def _import(api, text=PAIR_V136, path="/api/clusters/import/"):
                     format="json")
 
 
-def _run(api, cluster_id, release):
+def _run(api, cluster_id, release, gates="GenericWorkload=true"):
     return api.post("/api/runs/", {"cluster": cluster_id, "release": release, "seed": 1,
-                                   "feature_gates": "GenericWorkload=true"}, format="json")
+                                   "feature_gates": gates}, format="json")
 
 
 def test_the_import_stores_a_v136_pod_group_with_a_warning_naming_its_field(api):
@@ -87,3 +87,23 @@ def test_a_v137_run_is_refused_as_simulate_refuses_the_file(api):
     assert response.status_code == 400
     assert response.json() == {"cluster": [
         f"cluster: document 2: PodGroup default/pair: field apiVersion: {UNSERVED}"]}
+
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_step_of_a_v136_gang_shows_both_members_bound(api):
+    """The run view's header counts the state's bindings (frontend/js/run/header.js): after the
+    step of the group's cycle, pair-0 (allowed at Permit by pair-1) is bound too."""
+    run = _run(api, _import(api).json()["cluster"]["id"], "1.36",
+               "GenericWorkload=true,GangScheduling=true").json()["id"]
+    api.post(f"/api/runs/{run}/step/", {"cycles": 1}, format="json")
+    view = api.get(f"/api/runs/{run}/view/?part=state").json()
+    assert view["run"]["cycle_count"] == 2
+    assert view["run"]["pods_bound"] == 2
+    bindings = view["state"]["bindings"]
+    assert ([n for n in bindings.values() if n], [n for n in bindings.values() if not n]) == (
+        ["node-1", "node-1"], [])   # header: bound 2 · pending 0
+    assert view["state"]["queues"]["activeQ"] == []
+    assert view["state"]["queues"]["waitingOnPermit"] == []
+    assert [p["pod"] for p in view["state"]["nodes"][0]["pods"]] == [
+        "default/pair-0", "default/pair-1"]
