@@ -88,6 +88,10 @@ def test_v136_member_cycles_show_the_permit_verdicts_of_the_group_attempt(page):
     start_gang_run(page, "gang-v136", PAIR_V136, "1.36", "GenericWorkload=true,GangScheduling=true")
     step_cycles(page, 1)
     expect(page.locator("#stat-cycles")).to_have_text("2")
+    # The step ends with pair-0, allowed at Permit by pair-1, bound as well.
+    expect(page.locator("#stat-bound")).to_have_text("2")
+    expect(page.locator("#stat-pending")).to_have_text("0")
+    expect(page.locator('[data-queue="activeQ"] [data-count]')).to_have_text("0")
     show_cycle(page, 1, "default/pair-1")
     box = group_box(page)
     expect(box.locator(".pod-group-head")).to_have_text(
