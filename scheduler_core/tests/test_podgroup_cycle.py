@@ -15,6 +15,8 @@ The v1.37 cases where a member's PostFilter nominates ("... require(s) preemptio
 ported: v1.37's algorithm_podgroup.go runs no PostFilter for a member (preemption is the
 group's PodGroupPostFilter, workload-aware preemption, not modelled).
 """
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -334,25 +336,7 @@ def test_v136_a_gang_that_needs_preemption_waits_for_it_then_binds_whole(tmp_pat
 
 
 
-PAIR = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "10"}}
----
-apiVersion: scheduling.k8s.io/v1alpha2
-kind: PodGroup
-metadata: {name: pair, namespace: default}
-spec:
-  schedulingPolicy: {gang: {minCount: 2}}
-""" + "".join(f"""---
-apiVersion: v1
-kind: Pod
-metadata: {{name: pair-{i}, namespace: default}}
-spec:
-  schedulingGroup: {{podGroupName: pair}}
-  containers: [{{name: c, image: i, resources: {{requests: {{cpu: 500m}}}}}}]
-""" for i in (0, 1))
+PAIR = (Path(__file__).resolve().parents[1] / "examples" / "gang-pair-v136.yaml").read_text()
 
 
 def test_v136_the_step_of_the_group_cycle_ends_with_every_member_bound():

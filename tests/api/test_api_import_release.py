@@ -2,30 +2,16 @@
 PodGroup (scheduling.k8s.io/v1alpha2, which v1.37's API server no longer serves) is stored
 with a warning naming file, object and field; a v1.36 run schedules its gang, a v1.37 run is
 refused as `simulate --release 1.37` refuses the same file (openapi.check_served)."""
+from pathlib import Path
+
 import pytest
 
 from playground.clusters.models import ExtraObject
 from playground.runs.models import Run
 from tests.helpers import finish_run
 
-PAIR_V136 = """apiVersion: v1
-kind: Node
-metadata: {name: node-1}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "10"}}
----
-apiVersion: scheduling.k8s.io/v1alpha2
-kind: PodGroup
-metadata: {name: pair, namespace: default}
-spec:
-  schedulingPolicy: {gang: {minCount: 2}}
-""" + "".join(f"""---
-apiVersion: v1
-kind: Pod
-metadata: {{name: pair-{i}, namespace: default}}
-spec:
-  schedulingGroup: {{podGroupName: pair}}
-  containers: [{{name: c, image: busybox, resources: {{requests: {{cpu: 500m}}}}}}]
-""" for i in (0, 1))
+PAIR_V136 = (Path(__file__).resolve().parents[2] / "scheduler_core" / "examples"
+             / "gang-pair-v136.yaml").read_text()
 
 UNSERVED = ('no kind "PodGroup" is registered for version "scheduling.k8s.io/v1alpha2" in '
             'kube-apiserver v1.37 (served: scheduling.k8s.io/v1alpha3, scheduling.k8s.io/v1beta1)')

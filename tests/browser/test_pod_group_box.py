@@ -17,25 +17,7 @@ pytestmark = pytest.mark.browser
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "scheduler_core" / "examples" / "gang-workload.yaml"
 
-PAIR_V136 = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
-status: {allocatable: {cpu: "2", memory: 8Gi, pods: "10"}}
----
-apiVersion: scheduling.k8s.io/v1alpha2
-kind: PodGroup
-metadata: {name: pair, namespace: default}
-spec:
-  schedulingPolicy: {gang: {minCount: 2}}
-""" + "".join(f"""---
-apiVersion: v1
-kind: Pod
-metadata: {{name: pair-{i}, namespace: default}}
-spec:
-  schedulingGroup: {{podGroupName: pair}}
-  containers: [{{name: c, image: busybox, resources: {{requests: {{cpu: 500m}}}}}}]
-""" for i in (0, 1))
+PAIR_V136 = EXAMPLE.with_name("gang-pair-v136.yaml").read_text()
 
 
 def start_gang_run(page, name: str, text: str, release: str, gates: str) -> int:
